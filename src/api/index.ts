@@ -1,0 +1,70 @@
+/**
+ * Wire types. The object shapes come from the `kubernetes-types` package (plain interfaces generated
+ * from the upstream OpenAPI; times are RFC 3339 strings); this module re-exports the ones kubeplane
+ * uses under their upstream names and adds the few list/meta shapes it needs. No logic, no I/O.
+ */
+export type {
+  Pod,
+  PodSpec,
+  PodStatus,
+  PodCondition,
+  PodTemplateSpec,
+  Container,
+  ContainerStatus,
+  Node,
+  NodeSpec,
+  NodeStatus,
+  NodeCondition,
+  Namespace,
+  Event,
+  ObjectReference,
+  Binding,
+  Taint,
+  Toleration,
+  NodeSelector,
+  NodeSelectorTerm,
+  NodeSelectorRequirement,
+  Affinity,
+  ResourceRequirements,
+} from 'kubernetes-types/core/v1.js';
+export type {
+  Deployment,
+  DeploymentSpec,
+  DeploymentStatus,
+  DeploymentCondition,
+  DeploymentStrategy,
+  ReplicaSet,
+  ReplicaSetSpec,
+  ReplicaSetStatus,
+  ReplicaSetCondition,
+} from 'kubernetes-types/apps/v1.js';
+export type { Lease } from 'kubernetes-types/coordination/v1.js';
+export type { Scale } from 'kubernetes-types/autoscaling/v1.js';
+export type {
+  ObjectMeta,
+  OwnerReference,
+  LabelSelector,
+  LabelSelectorRequirement,
+  ListMeta,
+  DeleteOptions,
+  Preconditions,
+  ManagedFieldsEntry,
+} from 'kubernetes-types/meta/v1.js';
+
+import type { ObjectMeta, ListMeta } from 'kubernetes-types/meta/v1.js';
+
+/** Any API object: kind, apiVersion and metadata, plus whatever else its kind has. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** Any list: `{kind: 'PodList', apiVersion, metadata: {resourceVersion, continue?, remainingItemCount?}, items}`. */
+export interface KubeList<T = KubeObject> {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ListMeta;
+  items: T[];
+}

@@ -1,0 +1,124 @@
+/**
+ * What makes one resource different from another, as data and pure functions: identity for discovery,
+ * defaulting, validation, create/update preparation, status and scale subresources, field selectors and
+ * the Table printer. The generic store (`registry/generic/store.ts`) runs the same request path for
+ * every resource and calls into a {@link ResourceStrategy} at fixed points, as upstream's
+ * `genericregistry.Store` calls `RESTCreateStrategy` / `RESTUpdateStrategy`
+ * (k8s.io/apiserver/pkg/registry/rest/{create,update,delete}.go).
+ *
+ * All functions receive private, mutable copies (the store copies before calling) and must not do I/O.
+ * Time, when needed, comes in as `now` (ms since the epoch).
+ */
+import type { FieldError } from '../../machinery/errors/index.js';
+import type { KubeObject } from '../../api/index.js';
+
+/** How a resource appears in discovery (apidiscovery v2 and legacy APIResourceList). */
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  /** Plural, e.g. `deployments`. */
+  resource: string;
+  /** Singular, e.g. `deployment`. */
+  singular: string;
+  kind: string;
+  /** List kind, e.g. `DeploymentList`. */
+  listKind: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  /** Verbs on the main resource, e.g. create delete deletecollection get list patch update watch. */
+  verbs: string[];
+  /** Subresources served (status, scale, binding, finalize …), each with its response kind and verbs. */
+  subresources: SubresourceInfo[];
+}
+
+/** A served subresource. */
+export interface SubresourceInfo {
+  name: string;
+  /** Group/version/kind of the response body (Scale is autoscaling/v1). */
+  group: string;
+  version: string;
+  kind: string;
+  verbs: string[];
+}
+
+/** `meta.k8s.io/v1 TableColumnDefinition`. */
+export interface TableColumnDefinition {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format: string;
+  description: string;
+  /** 0: always shown; 1: only with `-o wide`. */
+  priority: number;
+}
+
+/** One Table row's cells and row conditions (pods in Succeeded/Failed carry `Completed`). */
+export interface TableRowData {
+  cells: unknown[];
+  conditions?: { type: string; status: string; reason?: string; message?: string }[];
+}
+
+/** The server-side printer of one kind (pkg/printers/internalversion/printers.go). */
+export interface TablePrinter<T = KubeObject> {
+  columns: TableColumnDefinition[];
+  /** Cells in column order; `now` (ms) is used for ages such as `5m`. */
+  row(obj: T, now: number): TableRowData;
+}
+
+/** Scale subresource mapping (autoscaling/v1 Scale ↔ the object). */
+export interface ScaleStrategy<T = KubeObject> {
+  /** `spec.replicas` (defaulted). */
+  specReplicas(obj: T): number;
+  /** Sets `spec.replicas`. */
+  setSpecReplicas(obj: T, replicas: number): void;
+  /** `status.replicas`. */
+  statusReplicas(obj: T): number;
+  /** `status.selector` of the Scale: the object's label selector as a string, e.g. `app=web`. */
+  selector(obj: T): string;
+}
+
+/** Per-resource behaviour. `T` is the object type. */
+export interface ResourceStrategy<T extends KubeObject = KubeObject> {
+  info: ResourceInfo;
+  /** True for kinds with a status subresource (status is reset on create and kept on update of the main resource). */
+  hasStatus: boolean;
+  /**
+   * Applies upstream's defaults (pkg/apis/<group>/<version>/defaults.go and zz_generated defaults) in
+   * place, e.g. Deployment replicas 1, strategy RollingUpdate 25%/25%, revisionHistoryLimit 10,
+   * progressDeadlineSeconds 600; container terminationMessagePath, imagePullPolicy …
+   */
+  defaults(obj: T): void;
+  /**
+   * Before create: clear or set what the client may not set (status to its initial value,
+   * generation = 1 for kinds with spec/status) (RESTCreateStrategy.PrepareForCreate).
+   */
+  prepareForCreate(obj: T, now: number): void;
+  /**
+   * Before an update of the main resource: copy status from `old`, bump `metadata.generation` when
+   * spec changed (Deployment: spec or annotations) (RESTUpdateStrategy.PrepareForUpdate).
+   */
+  prepareForUpdate(obj: T, old: T): void;
+  /** Before an update of the status subresource: keep everything but status from `old`. */
+  prepareForStatusUpdate?(obj: T, old: T): void;
+  /** Validation of a new object (pkg/apis/<group>/validation); metadata is validated by the store. */
+  validate(obj: T): FieldError[];
+  /** Validation of an update (immutable fields such as a Deployment's selector). */
+  validateUpdate(obj: T, old: T): FieldError[];
+  /** Validation of a status update. */
+  validateStatusUpdate?(obj: T, old: T): FieldError[];
+  /** Whether PUT may create a missing object (true for none of the kinds served so far but leases, nodes, events). */
+  allowCreateOnUpdate: boolean;
+  /** Whether an update without `metadata.resourceVersion` is accepted (unconditional update). */
+  allowUnconditionalUpdate: boolean;
+  /** Default DeleteOptions.propagationPolicy (DefaultGarbageCollectionPolicy): `Background` for most kinds. */
+  defaultGarbageCollectionPolicy: 'Background' | 'Orphan' | 'Foreground';
+  /**
+   * Field selectors this kind supports beyond metadata.name/metadata.namespace (which every kind
+   * supports): field path → value as a string (e.g. pods: spec.nodeName, status.phase).
+   */
+  fieldSelectors: Record<string, (obj: T) => string>;
+  /** The Table printer. */
+  table: TablePrinter<T>;
+  /** Present when the kind has a scale subresource. */
+  scale?: ScaleStrategy<T>;
+}

@@ -1,0 +1,135 @@
+/**
+ * The storage contract the API server needs, and nothing more: a revision log of keys whose values are
+ * serialized objects (JSON text). Shaped after k3s-io/kine `pkg/server/types.go` (Backend) and
+ * apiserver `pkg/storage/interfaces.go`, so an etcd v3 backend maps onto it one call per method:
+ * create = txn(mod_revision == 0 → put), update = txn(mod_revision == rev → put), delete = txn(mod_revision
+ * == rev → delete), list = range at revision, watch = watch from revision with prev_kv.
+ *
+ * Revisions: one global counter per backend, starting at 1 for the first write, gap-free and strictly
+ * increasing; every create, update and delete takes the next one. The revision of an object is its
+ * `modRevision`, which the API server exposes as `metadata.resourceVersion`.
+ *
+ * Keys look like `/registry/<group>/<resource>/<namespace>/<name>` (or without namespace); listing and
+ * watching take a prefix that ends in `/`.
+ */
+
+/** One stored version of a key. */
+export interface KeyValue {
+  key: string;
+  /** Serialized object (JSON text). */
+  value: string;
+  /** Revision at which the key was (last) created. */
+  createRevision: number;
+  /** Revision of this version (for a deletion event: the revision of the delete). */
+  modRevision: number;
+}
+
+/** A change delivered by {@link Backend.watch}. */
+export interface WatchEvent {
+  /** `create`: the key did not exist before; `update`: it did; `delete`: it was removed. */
+  type: 'create' | 'update' | 'delete';
+  /**
+   * The new version. For `delete`, `value` is the last stored value and `modRevision` is the revision
+   * of the delete itself (so watchers see the deletion at its own revision).
+   */
+  kv: KeyValue;
+  /** The previous version, for `update` and `delete`. */
+  prevKv?: KeyValue;
+}
+
+/** Options of {@link Backend.list}. */
+export interface ListOptions {
+  /**
+   * Read the prefix as it was at this revision (0 or undefined: the current revision). A revision
+   * at or below the compacted revision fails with `Compacted`; one above the current revision fails
+   * with `FutureRevision`.
+   */
+  revision?: number;
+  /** At most this many keys (0 or undefined: no limit). */
+  limit?: number;
+  /** Start after this key (exclusive); used for pagination together with `revision`. */
+  startAfter?: string;
+}
+
+/** Result of {@link Backend.list}. */
+export interface ListResult {
+  /** Live keys under the prefix at `revision`, sorted by key. */
+  kvs: KeyValue[];
+  /** The revision this list was read at (the current revision if none was asked for). */
+  revision: number;
+  /** True when `limit` cut the result short; continue with `startAfter` = last key and the same revision. */
+  more: boolean;
+  /** How many live keys remain after the returned ones (only meaningful when `more`). */
+  remaining: number;
+}
+
+/** A running watch; `stop()` ends it and no handler call follows. */
+export interface WatchHandle {
+  stop(): void;
+}
+
+/** A storage backend. All methods may throw {@link StorageError}. */
+export interface Backend {
+  /** Current revision (0 before the first write). */
+  currentRevision(): number;
+  /** Highest compacted revision (0 if never compacted): history at or below it is gone. */
+  compactedRevision(): number;
+  /** The current version of `key`, or undefined. */
+  get(key: string): Promise<KeyValue | undefined>;
+  /** Live keys under `prefix`, see {@link ListOptions}. */
+  list(prefix: string, opts?: ListOptions): Promise<ListResult>;
+  /** Number of live keys under `prefix`. */
+  count(prefix: string): Promise<number>;
+  /** Creates `key`; throws `KeyExists` if it is live. Returns the stored version. */
+  create(key: string, value: string): Promise<KeyValue>;
+  /**
+   * Replaces `key` if its current modRevision equals `expectedRevision` (compare-and-swap). Throws
+   * `KeyNotFound` if the key is not live, `Conflict` (with `current`) if the revision differs.
+   */
+  update(key: string, value: string, expectedRevision: number): Promise<KeyValue>;
+  /**
+   * Deletes `key` if its current modRevision equals `expectedRevision` (0: unconditionally). Throws
+   * `KeyNotFound` or `Conflict` as {@link Backend.update}. Returns the deleted value at the revision
+   * of the delete.
+   */
+  delete(key: string, expectedRevision: number): Promise<KeyValue>;
+  /**
+   * Calls `handler` with every change under `prefix` with revision > `fromRevision`, in revision
+   * order, with no gap and no duplicate: first the retained history after `fromRevision`, then live
+   * changes as they commit. Events committed together may arrive in one call. Throws `Compacted` when
+   * `fromRevision` < the compacted revision (the history it needs is gone), `FutureRevision` when it is
+   * beyond the current revision.
+   */
+  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void): WatchHandle;
+  /** Drops history at or below `revision` (never the live version of a key). */
+  compact(revision: number): Promise<void>;
+  /** Resolves once every write accepted so far is durable. */
+  flush(): Promise<void>;
+  /** Flushes and releases resources; the backend is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/** Why a storage call failed. */
+export type StorageErrorCode = 'KeyNotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Internal';
+
+/** A failed storage call; the API server maps codes to Status errors (NotFound, AlreadyExists, Conflict, Expired). */
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+
+  constructor(
+    readonly code: StorageErrorCode,
+    readonly key: string,
+    message: string,
+    /** For `Conflict`: the current version of the key. */
+    readonly current?: KeyValue,
+    /** For `Compacted`: the compacted revision; for `FutureRevision`: the current revision. */
+    readonly revision?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** True when `err` is a {@link StorageError} with `code`. */
+export function isStorageError(err: unknown, code: StorageErrorCode): err is StorageError {
+  return err instanceof StorageError && err.code === code;
+}
