@@ -1,0 +1,4 @@
+import { runBackendConformance } from '../testing/conformance.js';
+import { MemoryBackend } from './index.js';
+
+runBackendConformance('MemoryBackend', () => new MemoryBackend());

@@ -1,0 +1,151 @@
+/**
+ * The SQLite schema and statements of {@link SqliteBackend}: k3s-io/kine's single append-only table
+ * (`pkg/drivers/sqlite/sqlite.go` schema, `pkg/drivers/generic/generic.go` queries), one row per
+ * revision, plus a one-row-per-setting `kine_meta` table for the compacted revision.
+ *
+ * A row is one write: `id` is its revision; `created`/`deleted` flag a create or a tombstone;
+ * `prev_revision` is the id of the key's previous row (0 for a key's first row, or when that row was
+ * compacted away), so the unique (name, prev_revision) index rejects two successors of one version;
+ * `value` is the new value (for a tombstone: the deleted value) and `old_value` the previous one, so a
+ * row alone yields the whole watch event even after the previous row was compacted.
+ *
+ * Of kine's secondary indexes only (name, id) is kept: current and past reads are per-name `MAX(id)`
+ * lookups on it; history and compaction scan rowid ranges, which need no index.
+ */
+
+import Database from 'better-sqlite3';
+import type { KeyValue, WatchEvent } from '../interface.js';
+
+/** Upper bound for "every key" in SQL ranges: above the UTF-8 encoding of any key we store. */
+export const MAX_KEY = '\u{10FFFF}';
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS kine (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  deleted INTEGER NOT NULL,
+  create_revision INTEGER NOT NULL,
+  prev_revision INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  old_value TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS kine_name_prev_revision_uindex ON kine (name, prev_revision);
+CREATE INDEX IF NOT EXISTS kine_name_id_index ON kine (name, id);
+CREATE TABLE IF NOT EXISTS kine_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+`;
+
+/** Parameters of the live-at-revision queries: start <= name < end, as of `revision`. */
+export interface RangeAt {
+  start: string;
+  end: string;
+  revision: number;
+}
+
+/**
+ * Per name in [start, end) the row that is its newest with id <= revision, unless a tombstone. Walks
+ * the (name, id) index in name order, so a LIMIT stops early; the correlated MAX is one index probe.
+ */
+const LIVE_AT = `SELECT * FROM kine AS k WHERE k.name >= @start AND k.name < @end AND k.deleted = 0
+  AND k.id = (SELECT MAX(m.id) FROM kine AS m WHERE m.name = k.name AND m.id <= @revision)`;
+
+/** One `kine` row. */
+export interface KineRow {
+  id: number;
+  name: string;
+  created: number;
+  deleted: number;
+  create_revision: number;
+  prev_revision: number;
+  value: string;
+  old_value: string | null;
+}
+
+/** The prepared statements the backend runs. */
+export interface Statements {
+  /** Appends a row: name, created, deleted, create_revision, prev_revision, value, old_value. */
+  insert: Database.Statement<[string, number, number, number, number, string, string | null]>;
+  /** The value of the row with this id (a key's current version, by its modRevision). */
+  valueById: Database.Statement<[number], string>;
+  /** The id of the newest row of a name, including a tombstone (null when it has none). */
+  lastIdOfName: Database.Statement<[string], number | null>;
+  /** Rows with from < id <= to and start <= name < end, by id: watch history. */
+  history: Database.Statement<[number, number, string, string], KineRow>;
+  /** Live versions at a revision ({@link LIVE_AT}), by name, at most `limit` (-1: all). */
+  listAt: Database.Statement<[RangeAt & { limit: number }], KineRow>;
+  /** COUNT of what `listAt` returns without a limit. */
+  countAt: Database.Statement<[RangeAt], number>;
+  /** Per name its newest row (SQLite takes bare columns from the MAX(id) row): the live index at open. */
+  heads: Database.Statement<[], { name: string; id: number; create_revision: number; deleted: number }>;
+  /** The AUTOINCREMENT high-water mark: the current revision, even when its row was compacted away. */
+  lastRevision: Database.Statement<[], number>;
+  compactedRevision: Database.Statement<[], number>;
+  setCompactedRevision: Database.Statement<[number]>;
+  /** Deletes rows superseded by a row with from < id <= to. */
+  deleteSuperseded: Database.Statement<[number, number]>;
+  /** Deletes tombstones with from < id <= to. */
+  deleteTombstones: Database.Statement<[number, number]>;
+}
+
+/**
+ * Opens (creating if needed) the database at `path` (':memory:' allowed) with kine's SQLite settings:
+ * WAL journal, synchronous=NORMAL (a commit is durable against a process crash, and against power
+ * loss once the WAL is checkpointed), and a busy timeout.
+ */
+export function openDatabase(path: string): { db: Database.Database; stmts: Statements } {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 30000');
+  db.exec(DDL);
+  const stmts: Statements = {
+    insert: db.prepare(
+      'INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    valueById: db.prepare<[number], string>('SELECT value FROM kine WHERE id = ?').pluck(),
+    lastIdOfName: db.prepare<[string], number | null>('SELECT MAX(id) FROM kine WHERE name = ?').pluck(),
+    // NOT INDEXED keeps the planner on the rowid range (a watch usually starts from a recent revision)
+    // rather than the name index.
+    history: db.prepare<[number, number, string, string], KineRow>(
+      'SELECT * FROM kine NOT INDEXED WHERE id > ? AND id <= ? AND name >= ? AND name < ? ORDER BY id',
+    ),
+    listAt: db.prepare<[RangeAt & { limit: number }], KineRow>(`${LIVE_AT} ORDER BY k.name LIMIT @limit`),
+    countAt: db.prepare<[RangeAt], number>(LIVE_AT.replace('SELECT *', 'SELECT COUNT(*)')).pluck(),
+    heads: db.prepare('SELECT name, MAX(id) AS id, create_revision, deleted FROM kine GROUP BY name ORDER BY name'),
+    lastRevision: db.prepare<[], number>("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'kine'), 0)").pluck(),
+    compactedRevision: db
+      .prepare<[], number>("SELECT COALESCE((SELECT value FROM kine_meta WHERE key = 'compact_rev'), 0)")
+      .pluck(),
+    setCompactedRevision: db.prepare(
+      "INSERT INTO kine_meta (key, value) VALUES ('compact_rev', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    ),
+    deleteSuperseded: db.prepare(
+      'DELETE FROM kine WHERE id IN (SELECT prev_revision FROM kine WHERE id > ? AND id <= ? AND prev_revision > 0)',
+    ),
+    deleteTombstones: db.prepare('DELETE FROM kine WHERE id > ? AND id <= ? AND deleted = 1'),
+  };
+  return { db, stmts };
+}
+
+/** The watch event a row records (see the module comment for the columns). */
+export function rowToEvent(row: KineRow): WatchEvent {
+  const kv: KeyValue = Object.freeze({
+    key: row.name,
+    value: row.value,
+    createRevision: row.create_revision,
+    modRevision: row.id,
+  });
+  if (row.created) return Object.freeze({ type: 'create', kv });
+  const prevKv: KeyValue = Object.freeze({
+    key: row.name,
+    value: row.old_value ?? '',
+    createRevision: row.create_revision,
+    modRevision: row.prev_revision,
+  });
+  return Object.freeze({ type: row.deleted ? 'delete' : 'update', kv, prevKv });
+}
+
+/** The version a (live) row stores. */
+export function rowToKeyValue(row: KineRow): KeyValue {
+  return Object.freeze({ key: row.name, value: row.value, createRevision: row.create_revision, modRevision: row.id });
+}

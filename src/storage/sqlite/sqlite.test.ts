@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { flushAsync } from '../../util/clock/index.js';
+import { isStorageError } from '../interface.js';
+import type { WatchEvent } from '../interface.js';
+import { runBackendConformance } from '../testing/conformance.js';
+import { SqliteBackend } from './index.js';
+
+runBackendConformance('SqliteBackend', () => new SqliteBackend({ path: ':memory:' }));
+
+const dir = mkdtempSync(join(tmpdir(), 'kubeplane-sqlite-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const tempPath = () => join(dir, `state-${++files}.db`);
+
+describe('SqliteBackend', () => {
+  test('state, revision and compacted revision survive close and reopen', async () => {
+    const path = tempPath();
+    const b1 = new SqliteBackend({ path });
+    const x = await b1.create('/a/x', 'x1'); // 1
+    await b1.create('/a/y', 'y1'); // 2
+    await b1.update('/a/x', 'x2', x.modRevision); // 3
+    await b1.delete('/a/y', 0); // 4
+    await b1.create('/a/z', 'z1'); // 5
+    await b1.compact(3);
+    const before = await b1.list('/a/');
+    await b1.close();
+
+    const b2 = new SqliteBackend({ path });
+    assert.equal(b2.currentRevision(), 5);
+    assert.equal(b2.compactedRevision(), 3);
+    assert.deepEqual(await b2.list('/a/'), before);
+    assert.deepEqual(await b2.get('/a/x'), { key: '/a/x', value: 'x2', createRevision: 1, modRevision: 3 });
+    assert.deepEqual((await b2.list('/a/', { revision: 4 })).kvs.map((kv) => kv.value), ['x2']);
+    const events: WatchEvent[] = [];
+    b2.watch('/a/', 3, (batch) => events.push(...batch));
+    await flushAsync();
+    assert.deepEqual(events.map((e) => [e.type, e.kv.modRevision]), [['delete', 4], ['create', 5]]);
+    assert.equal(events[0]?.prevKv?.value, 'y1', 'prevKv survives even though the previous row was compacted');
+    // The revision continues, and a key deleted before the restart can be created again.
+    assert.equal((await b2.create('/a/y', 'y2')).modRevision, 6);
+    await b2.close();
+  });
+
+  test('the revision continues after a reopen even when compaction removed the newest row', async () => {
+    const path = tempPath();
+    const b1 = new SqliteBackend({ path });
+    await b1.create('/a/x', '1'); // 1
+    await b1.delete('/a/x', 0); // 2: a tombstone, which compact(2) deletes
+    await b1.compact(2);
+    await b1.close();
+    const b2 = new SqliteBackend({ path });
+    assert.equal(b2.currentRevision(), 2);
+    assert.equal(await b2.count('/a/'), 0);
+    assert.equal((await b2.create('/a/x', '2')).modRevision, 3);
+    await b2.close();
+  });
+
+  test('the file holds kine rows; compaction deletes superseded rows and tombstones', async () => {
+    const path = tempPath();
+    const b = new SqliteBackend({ path });
+    const x = await b.create('/a/x', 'x1'); // 1
+    await b.update('/a/x', 'x2', x.modRevision); // 2
+    await b.create('/a/y', 'y1'); // 3
+    await b.delete('/a/y', 0); // 4
+    await b.create('/a/y', 'y2'); // 5
+    await b.close();
+    const rows = () => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.prepare('SELECT id, name, created, deleted, create_revision, prev_revision, value, old_value FROM kine ORDER BY id').raw().all();
+      } finally {
+        db.close();
+      }
+    };
+    assert.deepEqual(rows(), [
+      [1, '/a/x', 1, 0, 1, 0, 'x1', null],
+      [2, '/a/x', 0, 0, 1, 1, 'x2', 'x1'],
+      [3, '/a/y', 1, 0, 3, 0, 'y1', null],
+      [4, '/a/y', 0, 1, 3, 3, 'y1', 'y1'],
+      [5, '/a/y', 1, 0, 5, 4, 'y2', null],
+    ]);
+    const b2 = new SqliteBackend({ path });
+    await b2.compact(4);
+    await b2.close();
+    assert.deepEqual(rows().map((r) => (r as unknown[])[0]), [2, 5]);
+  });
+
+  test('writes issued in one tick share one transaction', async () => {
+    const b = new SqliteBackend({ path: ':memory:' });
+    const writes = Array.from({ length: 100 }, (_, i) => b.create(`/a/${i}`, 'v'));
+    const stats = b.stats();
+    assert.deepEqual(stats, { commits: 0, writes: 0 }, 'nothing commits before the tick ends');
+    const kvs = await Promise.all(writes);
+    assert.deepEqual(kvs.map((kv) => kv.modRevision), Array.from({ length: 100 }, (_, i) => i + 1));
+    assert.deepEqual(b.stats(), { commits: 1, writes: 100 });
+    await b.create('/b/1', 'v');
+    assert.deepEqual(b.stats(), { commits: 2, writes: 101 });
+    await b.close();
+  });
+
+  test('a batch is invisible to reads until it commits', async () => {
+    const b = new SqliteBackend({ path: ':memory:' });
+    await b.create('/a/old', 'v'); // 1
+    const pending = b.create('/a/new', 'v'); // 2, not committed yet
+    assert.equal(await b.get('/a/new'), undefined);
+    const list = await b.list('/a/');
+    assert.deepEqual([list.revision, list.kvs.length], [1, 1]);
+    assert.equal(b.currentRevision(), 1);
+    assert.equal(await b.count('/a/'), 1);
+    await pending;
+    assert.equal(b.currentRevision(), 2);
+    assert.equal((await b.get('/a/new'))?.modRevision, 2);
+    await b.close();
+  });
+
+  test('flush commits the open batch at once', async () => {
+    const b = new SqliteBackend({ path: ':memory:' });
+    let resolved = false;
+    const pending = b.create('/a/x', 'v').then(() => (resolved = true));
+    await b.flush();
+    assert.equal(b.currentRevision(), 1);
+    assert.deepEqual(b.stats(), { commits: 1, writes: 1 });
+    await pending;
+    assert.equal(resolved, true);
+    await b.close();
+  });
+
+  test('a failed commit rejects the batch and leaves the committed state untouched', async () => {
+    const b = new SqliteBackend({ path: ':memory:' });
+    await b.create('/a/x', 'v1'); // 1
+    // Make the next COMMIT fail, as a full disk would.
+    const db = b['db'];
+    const exec = db.exec.bind(db);
+    let failNext = true;
+    db.exec = (sql: string) => {
+      if (sql === 'COMMIT' && failNext) {
+        failNext = false;
+        throw new Error('disk I/O error');
+      }
+      return exec(sql);
+    };
+    const events: WatchEvent[] = [];
+    b.watch('/a/', 0, (batch) => events.push(...batch));
+    const doomed = [b.create('/a/y', 'v'), b.update('/a/x', 'v2', 1)];
+    for (const p of doomed) await assert.rejects(p, (err: unknown) => isStorageError(err, 'Internal'));
+    assert.equal(b.currentRevision(), 1);
+    assert.equal(await b.get('/a/y'), undefined);
+    assert.equal((await b.get('/a/x'))?.value, 'v1');
+    // The next batch takes the revisions the failed one did not keep.
+    assert.equal((await b.create('/a/y', 'v')).modRevision, 2);
+    await flushAsync();
+    assert.deepEqual(events.map((e) => e.kv.modRevision), [1, 2], 'watchers never saw the rolled-back writes');
+    await b.close();
+  });
+});
