@@ -1,0 +1,106 @@
+/**
+ * The shared informer factory: one {@link SharedIndexInformer} per resource for all the controllers of
+ * one process, started together (client-go informers/factory.go `sharedInformerFactory`).
+ *
+ * Informers are created on first request; `start()` runs those not yet running, so an informer asked
+ * for after `start()` needs another `start()` (as upstream).
+ */
+import type { Deployment, Event, KubeObject, Lease, Namespace, Node, Pod, ReplicaSet } from '../api/index.js';
+import { DEPLOYMENTS, EVENTS, LEASES, NAMESPACES, NODES, PODS, REPLICA_SETS, type Clientset, type ResourceDescriptor } from '../client/index.js';
+import type { Clock } from '../util/clock/index.js';
+import type { Rand } from '../util/random/index.js';
+import type { MetaObject } from './indexer.js';
+import type { ListerWatcher } from './reflector.js';
+import { SharedIndexInformer } from './shared-informer.js';
+
+/** Options of {@link SharedInformerFactory}. */
+export interface SharedInformerFactoryOptions {
+  clock: Clock;
+  /** Default: real randomness (watch timeouts and backoff jitter only). */
+  rand?: Rand;
+  /** Restrict namespaced informers to one namespace (default: all). */
+  namespace?: string;
+  /** Receives list/watch failures, with the resource, e.g. for logging. */
+  onError?: (resource: string, err: unknown) => void;
+}
+
+export class SharedInformerFactory {
+  private readonly informers = new Map<string, SharedIndexInformer<MetaObject>>();
+  private readonly running = new Set<SharedIndexInformer<MetaObject>>();
+  private shuttingDown = false;
+
+  constructor(
+    private readonly client: Clientset,
+    private readonly opts: SharedInformerFactoryOptions,
+  ) {}
+
+  /** The shared informer of `desc`'s resource, created on first use. */
+  forResource<T extends MetaObject = KubeObject>(desc: ResourceDescriptor): SharedIndexInformer<T> {
+    const id = `${desc.group}/${desc.version}/${desc.resource}`;
+    let informer = this.informers.get(id);
+    if (!informer) {
+      const lw = this.client.resource(desc, this.opts.namespace) as ListerWatcher<MetaObject>;
+      const onError = this.opts.onError;
+      informer = new SharedIndexInformer<MetaObject>(lw, {
+        clock: this.opts.clock,
+        rand: this.opts.rand,
+        onError: onError && ((err) => onError(desc.resource, err)),
+      });
+      this.informers.set(id, informer);
+    }
+    return informer as unknown as SharedIndexInformer<T>;
+  }
+
+  pods(): SharedIndexInformer<Pod> {
+    return this.forResource<Pod>(PODS);
+  }
+
+  nodes(): SharedIndexInformer<Node> {
+    return this.forResource<Node>(NODES);
+  }
+
+  namespaces(): SharedIndexInformer<Namespace> {
+    return this.forResource<Namespace>(NAMESPACES);
+  }
+
+  deployments(): SharedIndexInformer<Deployment> {
+    return this.forResource<Deployment>(DEPLOYMENTS);
+  }
+
+  replicaSets(): SharedIndexInformer<ReplicaSet> {
+    return this.forResource<ReplicaSet>(REPLICA_SETS);
+  }
+
+  events(): SharedIndexInformer<Event> {
+    return this.forResource<Event>(EVENTS);
+  }
+
+  leases(): SharedIndexInformer<Lease> {
+    return this.forResource<Lease>(LEASES);
+  }
+
+  /** Runs every informer requested so far that is not running yet. No-op after shutdown. */
+  start(): void {
+    if (this.shuttingDown) return;
+    for (const informer of this.informers.values()) {
+      if (this.running.has(informer)) continue;
+      this.running.add(informer);
+      informer.run();
+    }
+  }
+
+  /**
+   * Resolves true once every started informer has synced, false if `signal` aborts first
+   * (cache.WaitForCacheSync).
+   */
+  async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
+    const results = await Promise.all([...this.running].map((i) => i.waitForSync(signal)));
+    return results.every(Boolean);
+  }
+
+  /** Stops every informer; the factory starts nothing afterwards. */
+  shutdown(): void {
+    this.shuttingDown = true;
+    for (const informer of this.running) informer.stop();
+  }
+}

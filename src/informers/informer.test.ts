@@ -1,0 +1,265 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from '../api/index.js';
+import { newInternalError, newResourceExpired } from '../machinery/errors/index.js';
+import { FakeClock, flushAsync } from '../util/clock/index.js';
+import type { Rand } from '../util/random/index.js';
+import { newClientset, PODS } from '../client/index.js';
+import { FakeTransport } from '../client/fake/index.js';
+import { DeletedFinalStateUnknown } from './indexer.js';
+import { SharedIndexInformer, type ResourceEventHandler } from './shared-informer.js';
+import { SharedInformerFactory } from './factory.js';
+
+/** No jitter: watch timeouts are exactly 300 s and backoffs exactly 800 ms, 1.6 s, … */
+const noJitter: Rand = { float: () => 0, int: () => 0, uuid: () => '00000000-0000-4000-8000-000000000000' };
+
+function pod(name: string, ns = 'ns'): Pod {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns }, spec: { containers: [] } };
+}
+
+function setup(pageSize?: number) {
+  const clock = new FakeClock(0);
+  const fake = new FakeTransport({ clock });
+  const cs = newClientset(fake);
+  const errors: unknown[] = [];
+  const informer = new SharedIndexInformer<Pod>(cs.core.pods(), { clock, rand: noJitter, pageSize, onError: (e) => errors.push(e) });
+  const log: string[] = [];
+  const handler: ResourceEventHandler<Pod> = {
+    add: (p) => log.push(`add ${p.metadata?.name ?? ''}`),
+    update: (o, n) => log.push(`update ${n.metadata?.name ?? ''} ${o.metadata?.resourceVersion ?? ''}->${n.metadata?.resourceVersion ?? ''}`),
+    delete: (p) =>
+      log.push(p instanceof DeletedFinalStateUnknown ? `tombstone ${p.key} @${p.obj.metadata?.resourceVersion ?? ''}` : `delete ${p.metadata?.name ?? ''}`),
+  };
+  informer.addEventHandler(handler);
+  const requests = (verb: string) => fake.actions.filter((a) => a.verb === verb).map((a) => a.query ?? {});
+  return { clock, fake, cs, informer, log, errors, requests };
+}
+
+describe('SharedIndexInformer + Reflector', () => {
+  test('initial paginated list at resourceVersion 0, then watch from the list resourceVersion', async () => {
+    const { fake, informer, log, requests } = setup(2);
+    fake.seed(['a', 'b', 'c', 'd', 'e'].map((n) => pod(n)));
+    informer.run();
+    assert.equal(informer.hasSynced(), false);
+    assert.equal(await informer.waitForSync(), true);
+    assert.deepEqual(log, ['add a', 'add b', 'add c', 'add d', 'add e']);
+    assert.deepEqual(requests('list'), [
+      { resourceVersion: '0', limit: '2' },
+      { continue: requests('list')[1]?.continue, limit: '2' },
+      { continue: requests('list')[2]?.continue, limit: '2' },
+    ]);
+    await flushAsync();
+    assert.deepEqual(requests('watch'), [{ resourceVersion: '5', allowWatchBookmarks: 'true', timeoutSeconds: '300' }]);
+    assert.equal(informer.lister().namespace('ns').list().length, 5);
+    assert.ok(Object.isFrozen(informer.getIndexer().getByKey('ns/a')));
+    informer.stop();
+  });
+
+  test('watch events reach the cache and the handlers in order; late handlers get synthetic adds', async () => {
+    const { cs, informer, log } = setup();
+    informer.run();
+    await informer.waitForSync();
+    await flushAsync();
+    await cs.core.pods('ns').create(pod('a'));
+    await cs.core.pods('ns').patch('a', 'application/merge-patch+json', { metadata: { labels: { x: '1' } } });
+    await cs.core.pods('ns').create(pod('b'));
+    await cs.core.pods('ns').delete('b');
+    await flushAsync();
+    assert.deepEqual(log, ['add a', 'update a 1->2', 'add b', 'delete b']);
+    assert.deepEqual(informer.lister().get('ns/a')?.metadata?.labels, { x: '1' });
+    assert.equal(informer.lastSyncResourceVersion(), '4');
+
+    const late: string[] = [];
+    informer.addEventHandler({ add: (p) => late.push(p.metadata?.name ?? '') });
+    assert.deepEqual(late, ['a']);
+    informer.stop();
+  });
+
+  test('bookmarks advance the resourceVersion; a normal close rewatches from it at once', async () => {
+    const { clock, fake, cs, informer, requests } = setup();
+    informer.run();
+    await informer.waitForSync();
+    await flushAsync();
+    await cs.core.nodes().create({ metadata: { name: 'n1' } }); // another resource moves the global revision
+    fake.sendBookmarks();
+    await flushAsync();
+    assert.equal(informer.lastSyncResourceVersion(), '1');
+    clock.step(300 * 1000); // the watch's timeoutSeconds
+    await flushAsync();
+    assert.deepEqual(
+      requests('watch').map((q) => q.resourceVersion),
+      ['0', '1'],
+      'the first watch starts from the empty list at revision 0, the second from the bookmark',
+    );
+    informer.stop();
+  });
+
+  test('410 on the watch relists after the backoff; objects deleted meanwhile become DeletedFinalStateUnknown', async () => {
+    const { clock, fake, cs, informer, log, requests } = setup();
+    await cs.core.pods('ns').create(pod('a'));
+    await cs.core.pods('ns').create(pod('b'));
+    informer.run();
+    await informer.waitForSync();
+    await flushAsync();
+    clock.step(5000);
+    fake.closeWatches(new Error('connection reset')); // the reflector is now between watches…
+    await cs.core.pods('ns').delete('b'); // …and misses this
+    await cs.core.pods('ns').patch('a', 'application/merge-patch+json', { metadata: { labels: { x: '1' } } });
+    fake.compact(); // and its revision is gone from the history
+    await flushAsync();
+    assert.equal(requests('watch').length, 1, 'waits for the backoff before rewatching');
+    clock.step(800);
+    await flushAsync();
+    assert.equal(requests('watch').length, 2);
+    assert.equal(requests('list').length, 1, 'the 410 relists only after the next backoff');
+    clock.step(1600);
+    await flushAsync();
+    assert.deepEqual(
+      requests('list').map((q) => q.resourceVersion),
+      ['0', '2'],
+      'relists at the last synced revision',
+    );
+    assert.deepEqual(log, ['add a', 'add b', 'update a 1->4', 'tombstone ns/b @2']);
+    assert.equal(informer.lister().get('ns/b'), undefined);
+    assert.deepEqual(requests('watch').at(-1)?.resourceVersion, '4');
+    informer.stop();
+  });
+
+  test('a 410 on the list retries at once at resourceVersion ""', async () => {
+    const { fake, informer, requests } = setup();
+    let failed = false;
+    fake.prependReactor('list', 'pods', (req) => {
+      if (req.query?.resourceVersion !== '0' || failed) return { handled: false };
+      failed = true;
+      return { handled: true, error: newResourceExpired('too old resource version: 0 (5)') };
+    });
+    informer.run();
+    assert.equal(await informer.waitForSync(), true);
+    assert.deepEqual(
+      requests('list').map((q) => q.resourceVersion),
+      ['0', undefined],
+    );
+  });
+
+  test('watch errors back off exponentially (800 ms, 1.6 s, 3.2 s …), reset after 2 minutes quiet', async () => {
+    const { clock, fake, informer, errors, requests } = setup();
+    let failing = true;
+    fake.prependReactor('watch', 'pods', () => (failing ? { handled: true, error: newInternalError('boom') } : { handled: false }));
+    informer.run();
+    await informer.waitForSync();
+    await flushAsync();
+    const watches = () => requests('watch').length;
+    assert.equal(watches(), 1);
+    for (const [delay, expected] of [
+      [800, 2],
+      [1600, 3],
+      [3200, 4],
+    ] as const) {
+      clock.step(delay - 1);
+      await flushAsync();
+      assert.equal(watches(), expected - 1, `not before ${delay} ms`);
+      clock.step(1);
+      await flushAsync();
+      assert.equal(watches(), expected, `after ${delay} ms`);
+    }
+    assert.equal(errors.length, 4);
+    failing = false;
+    clock.step(6400);
+    await flushAsync();
+    assert.equal(watches(), 5, 'the watch now runs');
+    clock.step(10 * 60 * 1000); // quiet for longer than 2 minutes (the watch ends normally twice)
+    await flushAsync();
+    const before = watches();
+    failing = true;
+    fake.closeWatches(new Error('reset'));
+    await flushAsync();
+    clock.step(800);
+    await flushAsync();
+    assert.equal(watches(), before + 1, 'backoff restarted from 800 ms');
+    informer.stop();
+  });
+
+  test('a watch closing at once without events counts as an error (no spinning)', async () => {
+    const { clock, fake, informer, requests } = setup();
+    informer.run();
+    await informer.waitForSync();
+    await flushAsync();
+    fake.closeWatches();
+    await flushAsync();
+    assert.equal(requests('watch').length, 1);
+    clock.step(800);
+    await flushAsync();
+    assert.equal(requests('watch').length, 2);
+    informer.stop();
+  });
+
+  test('stop() ends the watch and nothing more reaches the cache', async () => {
+    const { cs, fake, informer, log } = setup();
+    informer.run();
+    await informer.waitForSync();
+    await flushAsync();
+    informer.stop();
+    assert.equal(fake.activeWatches(), 0);
+    await cs.core.pods('ns').create(pod('a'));
+    await flushAsync();
+    assert.deepEqual(log, []);
+  });
+
+  test('a throwing handler does not stop the others', async () => {
+    const clock = new FakeClock(0);
+    const fake = new FakeTransport({ clock, objects: [pod('a')] });
+    const thrown: unknown[] = [];
+    const informer = new SharedIndexInformer<Pod>(newClientset(fake).core.pods(), { clock, rand: noJitter, onHandlerError: (e) => thrown.push(e) });
+    const seen: string[] = [];
+    informer.addEventHandler({
+      add: () => {
+        throw new Error('bug');
+      },
+    });
+    informer.addEventHandler({ add: (p) => seen.push(p.metadata?.name ?? '') });
+    informer.run();
+    await informer.waitForSync();
+    assert.deepEqual(seen, ['a']);
+    assert.equal((thrown[0] as Error).message, 'bug');
+    informer.stop();
+  });
+});
+
+describe('SharedInformerFactory', () => {
+  test('one informer per resource; start, waitForCacheSync, shutdown', async () => {
+    const clock = new FakeClock(0);
+    const fake = new FakeTransport({ clock, objects: [pod('a'), { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }] });
+    const factory = new SharedInformerFactory(newClientset(fake), { clock, rand: noJitter });
+    assert.equal(factory.pods(), factory.forResource<Pod>(PODS));
+    const nodes = factory.nodes();
+    factory.start();
+    assert.equal(await factory.waitForCacheSync(), true);
+    assert.equal(factory.pods().lister().list().length, 1);
+    assert.equal(nodes.lister().get('n1')?.metadata?.name, 'n1');
+    await flushAsync();
+    assert.equal(fake.activeWatches(), 2);
+    factory.shutdown();
+    assert.equal(fake.activeWatches(), 0);
+  });
+
+  test('waitForCacheSync resolves false when aborted before sync; namespace restricts lists', async () => {
+    const clock = new FakeClock(0);
+    const fake = new FakeTransport({ clock, objects: [pod('a', 'x'), pod('b', 'y')] });
+    fake.prependReactor('list', 'pods', (req) => (req.namespace === 'y' ? { handled: false } : { handled: true, error: newInternalError('down') }));
+    const ac = new AbortController();
+    const blocked = new SharedInformerFactory(newClientset(fake), { clock, rand: noJitter });
+    blocked.pods();
+    blocked.start();
+    const waiting = blocked.waitForCacheSync(ac.signal);
+    ac.abort();
+    assert.equal(await waiting, false);
+    blocked.shutdown();
+
+    const scoped = new SharedInformerFactory(newClientset(fake), { clock, rand: noJitter, namespace: 'y' });
+    const informer = scoped.forResource(PODS);
+    scoped.start();
+    assert.equal(await scoped.waitForCacheSync(), true);
+    assert.deepEqual(informer.getIndexer().listKeys(), ['y/b']);
+    scoped.shutdown();
+  });
+});
