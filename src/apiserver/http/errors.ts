@@ -1,0 +1,81 @@
+/**
+ * Writing responses and errors: JSON bodies, `metav1.Status` errors with their HTTP code, and the
+ * `Warning` header (k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/{writers,status}.go,
+ * k8s.io/apiserver/pkg/warning).
+ */
+import type { ServerResponse } from 'node:http';
+import { StatusError, errorMessage, newInternalError, type Status } from '../../machinery/errors/index.js';
+import type { Logger } from './types.js';
+
+/** Content type of every JSON response. */
+export const JSON_CONTENT_TYPE = 'application/json';
+
+/** Writes `body` as JSON with `code`. `contentType` defaults to application/json. */
+export function writeJson(res: ServerResponse, code: number, body: unknown, contentType = JSON_CONTENT_TYPE): void {
+  writeRaw(res, code, JSON.stringify(body), contentType);
+}
+
+/** Writes an already-encoded body. */
+export function writeRaw(res: ServerResponse, code: number, text: string, contentType: string): void {
+  res.statusCode = code;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/**
+ * The Status for any thrown value: a StatusError's own Status, or 500 InternalError
+ * (`Internal error occurred: <message>`) for anything else, which is also logged since it is a bug.
+ */
+export function statusOf(err: unknown, logger: Logger | undefined, context: object): Status {
+  if (err instanceof StatusError) return err.status;
+  logger?.warn({ ...context, err: errorMessage(err), stack: err instanceof Error ? err.stack : undefined }, 'unhandled error in request');
+  return newInternalError(errorMessage(err)).status;
+}
+
+/** Writes an error as its Status with the Status's code; if the response has already begun, ends it. */
+export function writeError(res: ServerResponse, err: unknown, logger: Logger | undefined, context: object): void {
+  const status = statusOf(err, logger, context);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  writeJson(res, status.code, status);
+}
+
+/**
+ * 405 for a URL that exists but not with this HTTP method, worded as go-restful's reply that
+ * upstream returns (`the server does not allow this method on the requested resource`).
+ */
+export function newMethodNotAllowed(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server does not allow this method on the requested resource',
+    reason: 'MethodNotAllowed',
+    details: {},
+    code: 405,
+  });
+}
+
+/** 406 NotAcceptable with a free-text message (upstream's errNotAcceptable in handlers/response.go). */
+export function newNotAcceptableMessage(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotAcceptable', code: 406 });
+}
+
+/**
+ * A `Warning` header value: `299 - "<text>"`, with `\` and `"` escaped and control characters
+ * replaced by spaces (k8s.io/apiserver/pkg/warning: warn-code 299, agent `-`, quoted text).
+ */
+export function warningHeaderValue(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/[\\"]/g, (c) => `\\${c}`);
+  return `299 - "${clean}"`;
+}
+
+/** Sets one `Warning` header per text (no header when there are none). */
+export function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
+  if (warnings.length) res.setHeader('Warning', warnings.map(warningHeaderValue));
+}

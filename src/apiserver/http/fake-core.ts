@@ -1,0 +1,237 @@
+/**
+ * A scriptable {@link ApiServerCore} for the HTTP layer's tests: a few resources shaped like
+ * upstream's (pods, namespaces, deployments, HPAs in autoscaling v2 and v1), every request recorded,
+ * results and watch events supplied by the test.
+ */
+import type { RestRequest, WatchEvent, WatchStream } from '../../client/transport.js';
+import type { KubeObject } from '../../api/index.js';
+import type { ResourceInfo, ResourceStrategy, TablePrinter } from '../registry/strategy.js';
+import type { ApiServerCore, HandleResult, SchemaSource } from './types.js';
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function strategy(info: ResourceInfo, table: TablePrinter): ResourceStrategy {
+  return {
+    info,
+    hasStatus: true,
+    defaults: () => {},
+    prepareForCreate: () => {},
+    prepareForUpdate: () => {},
+    validate: () => [],
+    validateUpdate: () => [],
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    defaultGarbageCollectionPolicy: 'Background',
+    fieldSelectors: {},
+    table,
+  };
+}
+
+/** A pod printer with upstream's first columns and two `-o wide` (priority 1) ones. */
+export const podPrinter: TablePrinter = {
+  columns: [
+    { name: 'Name', type: 'string', format: 'name', description: 'Name of the pod', priority: 0 },
+    { name: 'Status', type: 'string', format: '', description: 'Phase', priority: 0 },
+    { name: 'IP', type: 'string', format: '', description: 'Pod IP', priority: 1 },
+    { name: 'Node', type: 'string', format: '', description: 'Node name', priority: 1 },
+  ],
+  row(obj: KubeObject) {
+    const status = (obj['status'] ?? {}) as { phase?: string; podIP?: string };
+    const spec = (obj['spec'] ?? {}) as { nodeName?: string };
+    const row: ReturnType<TablePrinter['row']> = { cells: [obj.metadata?.name, status.phase ?? '', status.podIP ?? '<none>', spec.nodeName ?? '<none>'] };
+    if (status.phase === 'Succeeded') row.conditions = [{ type: 'Completed', status: 'True', reason: 'Succeeded' }];
+    return row;
+  },
+};
+
+const namePrinter: TablePrinter = {
+  columns: [{ name: 'Name', type: 'string', format: 'name', description: 'Name', priority: 0 }],
+  row: (obj) => ({ cells: [obj.metadata?.name] }),
+};
+
+/** The fake's resources, in discovery order. */
+export function fakeResources(): ResourceStrategy[] {
+  return [
+    strategy(
+      {
+        group: '',
+        version: 'v1',
+        resource: 'pods',
+        singular: 'pod',
+        kind: 'Pod',
+        listKind: 'PodList',
+        namespaced: true,
+        shortNames: ['po'],
+        categories: ['all'],
+        verbs: ALL_VERBS,
+        subresources: [
+          { name: 'status', group: '', version: 'v1', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+          { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+        ],
+      },
+      podPrinter,
+    ),
+    strategy(
+      {
+        group: '',
+        version: 'v1',
+        resource: 'namespaces',
+        singular: 'namespace',
+        kind: 'Namespace',
+        listKind: 'NamespaceList',
+        namespaced: false,
+        shortNames: ['ns'],
+        categories: [],
+        verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+        subresources: [
+          { name: 'status', group: '', version: 'v1', kind: 'Namespace', verbs: ['get', 'patch', 'update'] },
+          { name: 'finalize', group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] },
+        ],
+      },
+      namePrinter,
+    ),
+    strategy(
+      {
+        group: 'apps',
+        version: 'v1',
+        resource: 'deployments',
+        singular: 'deployment',
+        kind: 'Deployment',
+        listKind: 'DeploymentList',
+        namespaced: true,
+        shortNames: ['deploy'],
+        categories: ['all'],
+        verbs: ALL_VERBS,
+        subresources: [
+          { name: 'status', group: 'apps', version: 'v1', kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
+          { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
+        ],
+      },
+      namePrinter,
+    ),
+    ...['v1', 'v2'].map((version) =>
+      strategy(
+        {
+          group: 'autoscaling',
+          version,
+          resource: 'horizontalpodautoscalers',
+          singular: 'horizontalpodautoscaler',
+          kind: 'HorizontalPodAutoscaler',
+          listKind: 'HorizontalPodAutoscalerList',
+          namespaced: true,
+          shortNames: ['hpa'],
+          categories: ['all'],
+          verbs: ALL_VERBS,
+          subresources: [{ name: 'status', group: 'autoscaling', version, kind: 'HorizontalPodAutoscaler', verbs: ['get', 'patch', 'update'] }],
+        },
+        namePrinter,
+      ),
+    ),
+  ];
+}
+
+/** A running fake watch, driven by the test. */
+export interface FakeWatch {
+  req: RestRequest;
+  emit(ev: WatchEvent): void;
+  /** Ends the watch from the core's side (with an error, if given). */
+  close(err?: unknown): void;
+  stopped: boolean;
+}
+
+/** The scriptable core. */
+export class FakeCore implements ApiServerCore {
+  readonly requests: RestRequest[] = [];
+  readonly watches: FakeWatch[] = [];
+  private strategies = fakeResources();
+  /** Answers `handle`; the default echoes the request as the body. */
+  onHandle: (req: RestRequest) => Promise<HandleResult> | HandleResult = (req) => ({ code: 200, body: { echo: req }, warnings: [] });
+  /** Called when a watch starts (may emit or close synchronously, or throw). */
+  onWatch: (w: FakeWatch) => void = () => {};
+  /** Resolved with each new watch. */
+  private watchWaiters: ((w: FakeWatch) => void)[] = [];
+
+  resources(): readonly ResourceStrategy[] {
+    return this.strategies;
+  }
+
+  /** Replaces the served resources (a new array, as after a CRD registration). */
+  setResources(strategies: ResourceStrategy[]): void {
+    this.strategies = strategies;
+  }
+
+  async handle(req: RestRequest): Promise<HandleResult> {
+    this.requests.push(req);
+    return this.onHandle(req);
+  }
+
+  watch(req: RestRequest, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream {
+    this.requests.push(req);
+    let closed = false;
+    const w: FakeWatch = {
+      req,
+      stopped: false,
+      emit: (ev) => {
+        if (!closed) onEvent(ev);
+      },
+      close: (err) => {
+        if (closed) return;
+        closed = true;
+        onClose(err);
+      },
+    };
+    this.watches.push(w);
+    this.onWatch(w);
+    for (const resolve of this.watchWaiters.splice(0)) resolve(w);
+    return {
+      stop: () => {
+        w.stopped = true;
+        w.close();
+      },
+    };
+  }
+
+  /** Resolves with the next watch started. */
+  nextWatch(): Promise<FakeWatch> {
+    return new Promise((resolve) => this.watchWaiters.push(resolve));
+  }
+}
+
+/** A schema source with Deployment → DeploymentSpec → PodTemplateSpec → PodSpec → Container. */
+export const fakeSchema: SchemaSource = {
+  rootTypeName(group, version, kind) {
+    if (group === 'apps' && version === 'v1' && kind === 'Deployment') return 'io.k8s.api.apps.v1.Deployment';
+    if (group === '' && version === 'v1' && kind === 'Pod') return 'io.k8s.api.core.v1.Pod';
+    return undefined;
+  },
+  lookupType(name) {
+    const types: Record<string, Record<string, { type: string; list?: boolean; map?: boolean; patchStrategy?: string; patchMergeKey?: string }>> = {
+      'io.k8s.api.apps.v1.Deployment': {
+        apiVersion: { type: 'string' },
+        kind: { type: 'string' },
+        metadata: { type: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+        spec: { type: 'io.k8s.api.apps.v1.DeploymentSpec' },
+      },
+      'io.k8s.api.apps.v1.DeploymentSpec': {
+        replicas: { type: 'int32' },
+        template: { type: 'io.k8s.api.core.v1.PodTemplateSpec' },
+      },
+      'io.k8s.api.core.v1.PodTemplateSpec': { spec: { type: 'io.k8s.api.core.v1.PodSpec' } },
+      'io.k8s.api.core.v1.Pod': { spec: { type: 'io.k8s.api.core.v1.PodSpec' } },
+      'io.k8s.api.core.v1.PodSpec': {
+        containers: { type: 'io.k8s.api.core.v1.Container', list: true, patchStrategy: 'merge', patchMergeKey: 'name' },
+        nodeSelector: { type: 'string', map: true },
+      },
+      'io.k8s.api.core.v1.Container': {
+        name: { type: 'string' },
+        resources: { type: 'io.k8s.apimachinery.pkg.api.resource.Quantity', map: true },
+      },
+      'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+        name: { type: 'string' },
+        creationTimestamp: { type: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time' },
+      },
+    };
+    const fields = types[name];
+    return fields ? { name, fields } : undefined;
+  },
+};

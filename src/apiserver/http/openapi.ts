@@ -1,0 +1,338 @@
+/**
+ * OpenAPI v3 (k8s.io/kube-openapi/pkg/handler3, k8s.io/apiserver/pkg/endpoints/openapi):
+ * - `GET /openapi/v3`: `{"paths":{"api/v1":{"serverRelativeURL":"/openapi/v3/api/v1?hash=<HASH>"},…}}`,
+ *   the hash being the SHA-512 of the document (uppercase hex), so it changes whenever the document
+ *   does (kubectl's HTTP cache keys on it);
+ * - `GET /openapi/v3/api/v1`, `/openapi/v3/apis/<g>/<v>`: one document per group/version whose paths
+ *   carry every served operation with `x-kubernetes-action` and `x-kubernetes-group-version-kind`.
+ *   The `fieldValidation` query parameter on PATCH operations is what kubectl's
+ *   cli-runtime/pkg/resource/query_param_verifier_v3.go looks for before sending `fieldValidation=Strict`
+ *   (otherwise `apply`/`create` fail under the default `--validate=strict`). `components.schemas`
+ *   come from the {@link SchemaSource} (`kubectl explain`, and strategic-merge metadata for
+ *   `kubectl apply` through `x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key`).
+ * Documents are built once per set of served resources and cached as serialized text.
+ */
+import { createHash } from 'node:crypto';
+import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
+import type { GroupVersionEntry, ResourceIndex } from './resource-index.js';
+import type { SchemaField, SchemaSource } from './types.js';
+
+/** A serialized document and its hash. */
+export interface OpenApiDocument {
+  text: string;
+  hash: string;
+}
+
+/** The served OpenAPI v3 documents, keyed by path (`api/v1`, `apis/apps/v1`). */
+export interface OpenApiDocuments {
+  /** Serialized `/openapi/v3` root. */
+  rootText: string;
+  documents: Map<string, OpenApiDocument>;
+}
+
+type Json = Record<string, unknown>;
+type GVK = { group: string; version: string; kind: string };
+
+const REF_PREFIX = '#/components/schemas/';
+
+/** Types that upstream's OpenAPI describes as primitives with a format rather than as objects. */
+const specialTypes: Record<string, Json> = {
+  Quantity: { type: 'string' },
+  IntOrString: { type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true },
+  Time: { type: 'string', format: 'date-time' },
+  MicroTime: { type: 'string', format: 'date-time' },
+  Duration: { type: 'string' },
+  RawExtension: { type: 'object' },
+  FieldsV1: { type: 'object' },
+};
+
+const primitiveTypes: Record<string, Json> = {
+  string: { type: 'string' },
+  boolean: { type: 'boolean' },
+  integer: { type: 'integer' },
+  int32: { type: 'integer', format: 'int32' },
+  int64: { type: 'integer', format: 'int64' },
+  number: { type: 'number' },
+  float: { type: 'number', format: 'float' },
+  double: { type: 'number', format: 'double' },
+  byte: { type: 'string', format: 'byte' },
+  object: { type: 'object' },
+  // Free-form values (RawExtension, fieldsV1) in src/api/schema.
+  any: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+};
+
+/** Builds `components.schemas` from the roots, following field types transitively. */
+class SchemaCollector {
+  readonly schemas: Record<string, Json> = {};
+  private readonly gvks = new Map<string, GVK[]>();
+
+  constructor(private readonly source: SchemaSource | undefined) {}
+
+  /** Adds the root type of a kind; returns a `$ref` schema to it, or undefined when unknown. */
+  addRoot(gvk: GVK): Json | undefined {
+    const name = this.source?.rootTypeName(gvk.group, gvk.version, gvk.kind);
+    if (!name || !this.source?.lookupType(name)) return undefined;
+    const list = this.gvks.get(name) ?? [];
+    if (!list.some((g) => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind)) list.push(gvk);
+    this.gvks.set(name, list);
+    this.add(name);
+    const schema = this.schemas[name] as Json;
+    schema['x-kubernetes-group-version-kind'] = list.map((g) => ({ group: g.group, kind: g.kind, version: g.version }));
+    return { $ref: REF_PREFIX + name };
+  }
+
+  private add(name: string): void {
+    if (this.schemas[name]) return;
+    const type = this.source?.lookupType(name);
+    if (!type) return;
+    const schema: Json = { type: 'object' };
+    // Registered before the fields so that recursive types (JSONSchemaProps) terminate.
+    this.schemas[name] = schema;
+    const properties: Record<string, Json> = {};
+    for (const [fieldName, f] of Object.entries(type.fields)) properties[fieldName] = this.fieldSchema(f);
+    schema['properties'] = properties;
+  }
+
+  /** Schema of one value of type `t`: a primitive, or `allOf: [$ref]` as upstream's v3 documents write refs. */
+  private typeSchema(t: string): Json {
+    const primitive = primitiveTypes[t];
+    if (primitive) return { ...primitive };
+    const special = specialTypes[t.slice(t.lastIndexOf('.') + 1)];
+    if (special) return { ...special };
+    if (!this.source?.lookupType(t)) return { type: 'object' };
+    this.add(t);
+    return { allOf: [{ $ref: REF_PREFIX + t }], default: {} };
+  }
+
+  private fieldSchema(f: SchemaField): Json {
+    const item = this.typeSchema(f.type);
+    let schema: Json;
+    if (f.list) schema = { type: 'array', items: item };
+    else if (f.map) schema = { type: 'object', additionalProperties: item };
+    else schema = item;
+    if (f.patchStrategy) schema['x-kubernetes-patch-strategy'] = f.patchStrategy;
+    if (f.patchMergeKey) schema['x-kubernetes-patch-merge-key'] = f.patchMergeKey;
+    return schema;
+  }
+}
+
+const stringParam = (name: string, description: string, where: 'query' | 'path' = 'query'): Json => {
+  const p: Json = { name, in: where, description, schema: { type: 'string', uniqueItems: true } };
+  if (where === 'path') p['required'] = true;
+  return p;
+};
+const intParam = (name: string, description: string): Json => ({ name, in: 'query', description, schema: { type: 'integer', uniqueItems: true } });
+const boolParam = (name: string, description: string): Json => ({ name, in: 'query', description, schema: { type: 'boolean', uniqueItems: true } });
+
+const dryRun = stringParam('dryRun', 'When present, indicates that modifications should not be persisted. Valid value: All.');
+const fieldManager = stringParam('fieldManager', 'A name associated with the actor or entity that is making these changes.');
+const fieldValidation = stringParam(
+  'fieldValidation',
+  'How the server handles unknown or duplicate fields in the request body: Ignore, Warn or Strict (the default).',
+);
+const listParams: Json[] = [
+  boolParam('allowWatchBookmarks', 'Requests watch events of type BOOKMARK.'),
+  stringParam('continue', 'The continue token of a previous, paginated list.'),
+  stringParam('fieldSelector', 'A selector restricting the returned objects by their fields.'),
+  stringParam('labelSelector', 'A selector restricting the returned objects by their labels.'),
+  intParam('limit', 'The maximum number of items to return.'),
+  stringParam('resourceVersion', 'Constrains which resource versions the request may be served from.'),
+  stringParam('resourceVersionMatch', 'How resourceVersion is applied to list calls.'),
+  boolParam('sendInitialEvents', 'With watch=true, starts the stream with synthetic events of the current state.'),
+  intParam('timeoutSeconds', 'Timeout for the list/watch call.'),
+  boolParam('watch', 'Watch for changes to the described resources and return them as a stream.'),
+];
+const deleteParams: Json[] = [
+  dryRun,
+  intParam('gracePeriodSeconds', 'The duration in seconds before the object should be deleted.'),
+  boolParam('orphanDependents', 'Deprecated: use propagationPolicy.'),
+  stringParam('propagationPolicy', 'Whether and how garbage collection is performed: Orphan, Background or Foreground.'),
+];
+
+/** Upstream's operationId words per action. */
+const operationWords: Record<string, string> = {
+  list: 'list',
+  post: 'create',
+  get: 'read',
+  put: 'replace',
+  patch: 'patch',
+  delete: 'delete',
+  deletecollection: 'deleteCollection',
+};
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Builds the paths of one group/version document. */
+class PathBuilder {
+  readonly paths: Record<string, Json> = {};
+
+  constructor(
+    private readonly group: string,
+    private readonly version: string,
+    private readonly schemas: SchemaCollector,
+  ) {}
+
+  private get prefix(): string {
+    return this.group ? `/apis/${this.group}/${this.version}` : `/api/${this.version}`;
+  }
+
+  /** `apps_v1`, `core_v1`, `coordination_v1`. */
+  private get tag(): string {
+    return `${this.groupWord}_${this.version}`;
+  }
+
+  /** `AppsV1`, `CoreV1`: the group/version part of operationIds. */
+  private get gvWord(): string {
+    return capitalize(this.groupWord) + capitalize(this.version);
+  }
+
+  private get groupWord(): string {
+    return this.group ? (this.group.split('.')[0] as string) : 'core';
+  }
+
+  addResource(s: ResourceStrategy): void {
+    const info = s.info;
+    const gvk: GVK = { group: info.group, version: info.version, kind: info.kind };
+    const objectRef = this.schemas.addRoot(gvk);
+    const listRef = this.schemas.addRoot({ ...gvk, kind: info.listKind });
+    const has = (verb: string): boolean => info.verbs.includes(verb);
+    const nsPrefix = info.namespaced ? `${this.prefix}/namespaces/{namespace}` : this.prefix;
+    const collection = `${nsPrefix}/${info.resource}`;
+    const item = `${collection}/{name}`;
+    const nsParams = info.namespaced ? [stringParam('namespace', 'object name and auth scope, such as for teams and projects', 'path')] : [];
+    const nameParam = stringParam('name', `name of the ${info.kind}`, 'path');
+    const scope = info.namespaced ? 'Namespaced' : '';
+    const id = (action: string, suffix = ''): string => `${operationWords[action] ?? action}${this.gvWord}${scope}${info.kind}${suffix}`;
+
+    const collectionOps: Json = {};
+    if (has('list')) collectionOps['get'] = this.operation('list', id('list'), gvk, listParams, listRef);
+    if (has('create')) collectionOps['post'] = this.operation('post', id('post'), gvk, [dryRun, fieldManager, fieldValidation], objectRef, true);
+    if (has('deletecollection')) {
+      collectionOps['delete'] = this.operation('deletecollection', id('deletecollection'), gvk, [...deleteParams, ...listParams], undefined, true);
+    }
+    this.addPath(collection, nsParams, collectionOps);
+
+    const itemOps: Json = {};
+    if (has('get')) itemOps['get'] = this.operation('get', id('get'), gvk, [], objectRef);
+    if (has('update')) itemOps['put'] = this.operation('put', id('put'), gvk, [dryRun, fieldManager, fieldValidation], objectRef, true);
+    if (has('patch')) {
+      itemOps['patch'] = this.operation('patch', id('patch'), gvk, [dryRun, fieldManager, fieldValidation, boolParam('force', 'Force is going to "force" Apply requests.')], objectRef, true);
+    }
+    if (has('delete')) itemOps['delete'] = this.operation('delete', id('delete'), gvk, deleteParams, objectRef, true);
+    this.addPath(item, [nameParam, ...nsParams], itemOps);
+
+    if (info.namespaced && has('list')) {
+      this.addPath(`${this.prefix}/${info.resource}`, [], {
+        get: this.operation('list', `list${this.gvWord}${info.kind}ForAllNamespaces`, gvk, listParams, listRef),
+      });
+    }
+
+    for (const sub of info.subresources) this.addSubresource(sub, item, [nameParam, ...nsParams], id);
+  }
+
+  private addSubresource(
+    sub: SubresourceInfo,
+    item: string,
+    params: Json[],
+    id: (action: string, suffix?: string) => string,
+  ): void {
+    const gvk: GVK = { group: sub.group, version: sub.version, kind: sub.kind };
+    const ref = this.schemas.addRoot(gvk);
+    const suffix = capitalize(sub.name);
+    const ops: Json = {};
+    const writeParams = [dryRun, fieldManager, fieldValidation];
+    if (sub.verbs.includes('get')) ops['get'] = this.operation('get', id('get', suffix), gvk, [], ref);
+    if (sub.verbs.includes('create')) ops['post'] = this.operation('post', id('post', suffix), gvk, writeParams, ref, true);
+    if (sub.verbs.includes('update')) ops['put'] = this.operation('put', id('put', suffix), gvk, writeParams, ref, true);
+    if (sub.verbs.includes('patch')) {
+      ops['patch'] = this.operation('patch', id('patch', suffix), gvk, [...writeParams, boolParam('force', 'Force is going to "force" Apply requests.')], ref, true);
+    }
+    if (sub.verbs.includes('delete')) ops['delete'] = this.operation('delete', id('delete', suffix), gvk, deleteParams, ref, true);
+    this.addPath(`${item}/${sub.name}`, params, ops);
+  }
+
+  private addPath(path: string, parameters: Json[], ops: Json): void {
+    if (Object.keys(ops).length === 0) return;
+    this.paths[path] = { ...ops, parameters: [...parameters, stringParam('pretty', "If 'true', then the output is pretty printed.")] };
+  }
+
+  private operation(action: string, operationId: string, gvk: GVK, parameters: Json[], responseRef: Json | undefined, hasBody = false): Json {
+    const schema = responseRef ?? { type: 'object' };
+    const op: Json = {
+      tags: [this.tag],
+      operationId,
+      parameters,
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema } } },
+        '401': { description: 'Unauthorized' },
+      },
+      'x-kubernetes-action': action,
+      'x-kubernetes-group-version-kind': { group: gvk.group, version: gvk.version, kind: gvk.kind },
+    };
+    if (hasBody && action !== 'delete' && action !== 'deletecollection') {
+      const types = action === 'patch'
+        ? ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']
+        : ['application/json', 'application/yaml'];
+      op['requestBody'] = { content: Object.fromEntries(types.map((t) => [t, { schema: action === 'patch' ? { type: 'object' } : schema }])), required: true };
+    }
+    return op;
+  }
+}
+
+/** The `/openapi/v3` path of a group/version: `api/v1` or `apis/apps/v1`. */
+export function openApiPath(group: string, version: string): string {
+  return group ? `apis/${group}/${version}` : `api/${version}`;
+}
+
+function buildDocument(group: string, gv: GroupVersionEntry, source: SchemaSource | undefined): Json {
+  const schemas = new SchemaCollector(source);
+  const paths = new PathBuilder(group, gv.version, schemas);
+  for (const s of gv.resources) paths.addResource(s);
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes', version: 'v1.33.0' },
+    paths: paths.paths,
+    components: { schemas: schemas.schemas },
+  };
+}
+
+/** Every document and the root, for the current set of served resources. */
+export function buildOpenApiDocuments(index: ResourceIndex, source: SchemaSource | undefined): OpenApiDocuments {
+  const documents = new Map<string, OpenApiDocument>();
+  const rootPaths: Record<string, { serverRelativeURL: string }> = {};
+  for (const g of index.groups) {
+    for (const gv of g.versions) {
+      const path = openApiPath(g.name, gv.version);
+      const text = JSON.stringify(buildDocument(g.name, gv, source));
+      const hash = createHash('sha512').update(text).digest('hex').toUpperCase();
+      documents.set(path, { text, hash });
+      rootPaths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hash}` };
+    }
+  }
+  return { rootText: JSON.stringify({ paths: rootPaths }), documents };
+}
+
+/** A cache of the documents, rebuilt only when the served resources change. */
+export class OpenApiCache {
+  private key: string | undefined;
+  private docs: OpenApiDocuments | undefined;
+
+  constructor(private readonly source: SchemaSource | undefined) {}
+
+  /** The documents for `index`. */
+  get(index: ResourceIndex): OpenApiDocuments {
+    const key = signature(index);
+    if (this.docs === undefined || key !== this.key) {
+      this.docs = buildOpenApiDocuments(index, this.source);
+      this.key = key;
+    }
+    return this.docs;
+  }
+}
+
+/** A string that changes whenever the served resources (and so the documents) change. */
+function signature(index: ResourceIndex): string {
+  return JSON.stringify(index.strategies.map((s) => s.info));
+}

@@ -1,0 +1,175 @@
+/**
+ * Resource URLs (`/api/v1/...`, `/apis/<group>/<version>/...`) → {@link RestRequest}, and serving them
+ * through the core. URL forms follow k8s.io/apiserver/pkg/endpoints/request/requestinfo.go:
+ * `[watch/][namespaces/<ns>/]<resource>[/<name>[/<subresource>]]`, with `namespaces/<name>/status`
+ * and `namespaces/<name>/finalize` naming the Namespace's own subresources. HTTP method → verb:
+ * GET get|list|watch, POST create, PUT update, PATCH patch, DELETE delete|deletecollection.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RestRequest, Verb } from '../../client/transport.js';
+import { newNotFoundPath } from '../../machinery/errors/index.js';
+import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
+import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, objectMediaTypeOf, parseBool, patchTypeOf, readBody } from './body.js';
+import { newMethodNotAllowed, setWarnings, writeJson, writeRaw } from './errors.js';
+import { convertTarget, convertedContentType } from './negotiation.js';
+import type { ResourceIndex } from './resource-index.js';
+import { convertBody, printerFor, tableOptionsFor } from './table.js';
+import type { ApiServerCore, HttpHandlerOptions } from './types.js';
+import { serveWatch, type WatchContext } from './watch.js';
+
+/** What a resource URL and method resolve to. */
+export interface ResourceTarget {
+  strategy: ResourceStrategy;
+  verb: Verb;
+  namespace?: string;
+  name?: string;
+  subresource?: SubresourceInfo;
+}
+
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+/**
+ * Resolves the path segments after `/api/<v>` or `/apis/<g>/<v>` (already URL-decoded) and the
+ * method. A named watch (`…/pods/web?watch=true`, or the deprecated `/watch/` prefix) becomes a
+ * collection watch with `fieldSelector=metadata.name=web`, as upstream does; `query` is updated so.
+ * Throws 404 `the server could not find the requested resource` for unknown resources, names on a
+ * namespaced resource without a namespace, or namespaces on a cluster-scoped one; 405 for a method or
+ * verb the resource does not serve.
+ */
+export function resolveResource(
+  index: ResourceIndex,
+  method: string,
+  group: string,
+  version: string,
+  segments: string[],
+  query: Record<string, string>,
+): ResourceTarget {
+  let parts = segments;
+  let watch = false;
+  if (parts[0] === 'watch') {
+    watch = true;
+    parts = parts.slice(1);
+  }
+  let namespace: string | undefined;
+  if (parts[0] === 'namespaces' && parts.length > 2 && !namespaceSubresources.has(parts[2] as string)) {
+    namespace = parts[1];
+    parts = parts.slice(2);
+  }
+  if (parts.length === 0 || parts.length > 3 || parts.some((p) => p === '') || namespace === '') throw newNotFoundPath();
+  const [resource, name, subName] = parts as [string, string | undefined, string | undefined];
+  const strategy = index.get(group, version, resource);
+  if (!strategy) throw newNotFoundPath();
+  const info = strategy.info;
+  if (namespace !== undefined && !info.namespaced) throw newNotFoundPath();
+  if (info.namespaced && namespace === undefined && name !== undefined) throw newNotFoundPath();
+
+  if (subName !== undefined) {
+    const sub = info.subresources.find((s) => s.name === subName);
+    if (!sub || watch) throw newNotFoundPath();
+    const verb = ({ GET: 'get', PUT: 'update', PATCH: 'patch', POST: 'create', DELETE: 'delete' } as const)[method as 'GET'];
+    if (!verb || !sub.verbs.includes(verb)) throw newMethodNotAllowed();
+    return { strategy, verb, namespace, name, subresource: sub };
+  }
+
+  watch ||= method === 'GET' && parseBool(query['watch']);
+  let verb: Verb | undefined;
+  if (name === undefined) {
+    // Writes to a namespaced collection need the namespace: `POST /api/v1/pods` is not served.
+    const writable = !info.namespaced || namespace !== undefined;
+    verb = method === 'GET' ? (watch ? 'watch' : 'list') : method === 'POST' && writable ? 'create' : method === 'DELETE' && writable ? 'deletecollection' : undefined;
+  } else {
+    verb = ({ GET: watch ? 'watch' : 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as const)[method as 'GET'];
+  }
+  if (!verb || !info.verbs.includes(verb)) throw newMethodNotAllowed();
+  if (verb === 'watch' && name !== undefined) {
+    const byName = `metadata.name=${name}`;
+    query['fieldSelector'] = query['fieldSelector'] ? `${query['fieldSelector']},${byName}` : byName;
+    return { strategy, verb, namespace };
+  }
+  return { strategy, verb, namespace, name };
+}
+
+/** What {@link serveResource} needs from the handler. */
+export interface ResourceContext {
+  core: ApiServerCore;
+  opts: HttpHandlerOptions;
+  maxRequestBodyBytes: number;
+  maxWatchBacklogBytes: number;
+}
+
+/**
+ * Runs one resolved resource request: decodes the body by Content-Type (415 and 413 before the body is
+ * used), calls the core, and writes the result as JSON with its Warning headers — converted to a
+ * Table (or PartialObjectMetadata) for get/list when the Accept asks for it. Watches are streamed.
+ * Throws StatusError for the caller to write.
+ */
+export async function serveResource(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: ResourceTarget,
+  query: Record<string, string>,
+): Promise<void> {
+  const { info } = target.strategy;
+  const rr: RestRequest = { verb: target.verb, group: info.group, version: info.version, resource: info.resource, query };
+  if (target.namespace !== undefined) rr.namespace = target.namespace;
+  if (target.name !== undefined) rr.name = target.name;
+  if (target.subresource) rr.subresource = target.subresource.name;
+  const userAgent = req.headers['user-agent'];
+  if (userAgent) rr.userAgent = userAgent;
+
+  const convert = target.verb === 'get' || target.verb === 'list' || target.verb === 'watch' ? convertTarget(req.headers.accept) : undefined;
+  const printer = printerFor(target.strategy.table, target.subresource?.name);
+
+  if (target.verb === 'watch') {
+    const table = convert?.kind === 'Table' ? { printer, options: tableOptionsFor(convert, info, query) } : undefined;
+    const watchCtx: WatchContext = { core: ctx.core, clock: ctx.opts.clock, logger: ctx.opts.logger, maxBacklogBytes: ctx.maxWatchBacklogBytes };
+    if (table) watchCtx.table = table;
+    if (ctx.opts.serializeWatchObject) watchCtx.serialize = ctx.opts.serializeWatchObject;
+    serveWatch(watchCtx, rr, res);
+    return;
+  }
+
+  await decodeRequestBody(ctx, req, target, rr);
+  const result = await ctx.core.handle(rr);
+  setWarnings(res, result.warnings);
+  if (typeof result.body === 'string') {
+    writeRaw(res, result.code, result.body, 'text/plain');
+    return;
+  }
+  if (convert) {
+    writeJson(res, result.code, convertBody(result.body, convert, printer, info, query, ctx.opts.clock.now()), convertedContentType(convert));
+    return;
+  }
+  writeJson(res, result.code, result.body);
+}
+
+/** Sets `rr.body` (and `rr.patchType`) from the request body for the verbs that carry one. */
+async function decodeRequestBody(ctx: ResourceContext, req: IncomingMessage, target: ResourceTarget, rr: RestRequest): Promise<void> {
+  const contentType = req.headers['content-type'];
+  const kind = target.subresource?.kind ?? target.strategy.info.kind;
+  switch (target.verb) {
+    case 'create':
+    case 'update': {
+      const mt = objectMediaTypeOf(contentType);
+      rr.body = decodeObjectBody(await readBody(req, ctx.maxRequestBodyBytes), mt, kind);
+      return;
+    }
+    case 'patch': {
+      const patchType = patchTypeOf(contentType);
+      rr.patchType = patchType;
+      rr.body = decodePatchBody(await readBody(req, ctx.maxRequestBodyBytes), patchType);
+      return;
+    }
+    case 'delete':
+    case 'deletecollection': {
+      const data = await readBody(req, ctx.maxRequestBodyBytes);
+      rr.body = decodeDeleteOptions(data, data.length ? objectMediaTypeOf(contentType) : 'application/json', rr.query ?? {});
+      return;
+    }
+    case 'get':
+    case 'list':
+    case 'watch':
+      return;
+  }
+}

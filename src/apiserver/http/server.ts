@@ -1,0 +1,276 @@
+/**
+ * The HTTP(S) server of the API: authentication, the non-resource endpoints (/version, health,
+ * discovery, OpenAPI) and dispatch of resource URLs to the core. No framework: node:http / node:https.
+ *
+ * Unauthenticated, as upstream's `system:public-info-viewer` role allows: /version, /healthz, /livez,
+ * /readyz (and their sub-paths). Everything else needs `Authorization: Bearer <token>` when a token is
+ * configured, else 401 `Unauthorized` (kubectl: `error: You must be logged in to the server (Unauthorized)`).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import * as apiSchema from '../../api/schema/index.js';
+import { newBadRequest, newNotFoundPath, newUnauthorized } from '../../machinery/errors/index.js';
+import { DEFAULT_MAX_REQUEST_BODY_BYTES } from './body.js';
+import {
+  aggregatedDiscovery,
+  aggregatedDiscoveryContentType,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+} from './discovery.js';
+import { newMethodNotAllowed, writeError, writeJson, writeRaw } from './errors.js';
+import { aggregatedDiscoveryVersion } from './negotiation.js';
+import { OpenApiCache } from './openapi.js';
+import { resourceIndexOf, type ResourceIndex } from './resource-index.js';
+import { resolveResource, serveResource, type ResourceContext } from './router.js';
+import type { ApiServerCore, HttpHandlerOptions } from './types.js';
+
+/**
+ * `GET /version`. The kubectl on these machines is a dispatcher that runs `kubectl.1.<minor>` for the
+ * server's minor version, so minor 33 selects kubectl 1.33 (k8s.io/apimachinery/pkg/version.Info).
+ */
+export const VERSION_INFO = {
+  major: '1',
+  minor: '33',
+  gitVersion: 'v1.33.0',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2025-04-23T00:00:00Z',
+  goVersion: 'go1.24.2',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+} as const;
+
+const publicPrefixes = ['/version', '/healthz', '/livez', '/readyz'];
+
+function isPublicPath(path: string): boolean {
+  return publicPrefixes.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** Constant-time check of `Authorization: Bearer <token>`. */
+function authorized(header: string | undefined, tokenDigest: Buffer): boolean {
+  if (!header || !/^bearer /i.test(header)) return false;
+  return timingSafeEqual(digest(header.slice(7).trim()), tokenDigest);
+}
+
+/** Splits `/a/b%2Fc/` into URL-decoded segments `['a', 'b/c']` (one trailing slash ignored). 400 on bad escapes. */
+function pathSegments(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  try {
+    return trimmed.split('/').slice(1).map(decodeURIComponent);
+  } catch {
+    throw newBadRequest(`invalid URL escape in path ${JSON.stringify(path)}`);
+  }
+}
+
+/** Query parameters, the first value of each name winning (Go's `url.Values.Get`). */
+function queryOf(search: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(search)) if (!(k in query)) query[k] = v;
+  return query;
+}
+
+/** `/healthz`, `/livez`, `/readyz` (and `?verbose`): plain-text `ok`. */
+function serveHealth(res: ServerResponse, check: string, query: Record<string, string>): void {
+  const verbose = 'verbose' in query;
+  writeRaw(res, 200, verbose ? `[+]ping ok\n${check} check passed\n` : 'ok', 'text/plain; charset=utf-8');
+}
+
+/** The address clients reach this server at, for APIVersions.serverAddressByClientCIDRs. */
+function serverAddress(req: IncomingMessage): string {
+  if (req.headers.host) return req.headers.host;
+  const local = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  return `${local}:${req.socket.localPort ?? 0}`;
+}
+
+/**
+ * Creates the request handler.
+ *
+ * Routes: `/version`, `/healthz|/livez|/readyz[/…]`, `/api`, `/apis`, `/apis/<g>`, `/api/v1`,
+ * `/apis/<g>/<v>` (discovery, aggregated when the Accept asks for apidiscovery.k8s.io v2/v2beta1),
+ * `/openapi/v3[/…]`, and resource URLs under `/api/v1/` and `/apis/<g>/<v>/`. Unknown paths → 404,
+ * unsupported methods → 405. Every path is wrapped: a StatusError is written with its code, anything
+ * else becomes 500 InternalError and a log line.
+ */
+export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const tokenDigest = opts.token !== undefined ? digest(opts.token) : undefined;
+  const openapi = new OpenApiCache(opts.schema ?? apiSchema);
+  const ctx: ResourceContext = {
+    core,
+    opts,
+    maxRequestBodyBytes: opts.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES,
+    maxWatchBacklogBytes: opts.maxWatchBacklogBytes ?? 64 * 1024 * 1024,
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = queryOf(q < 0 ? '' : url.slice(q + 1));
+    const method = req.method ?? 'GET';
+
+    if (isPublicPath(path)) {
+      if (method !== 'GET' && method !== 'HEAD') throw newMethodNotAllowed();
+      if (path === '/version' || path === '/version/') writeJson(res, 200, VERSION_INFO);
+      else serveHealth(res, path.split('/')[1] as string, query);
+      return;
+    }
+    if (tokenDigest && !authorized(req.headers.authorization, tokenDigest)) throw newUnauthorized();
+
+    const segments = pathSegments(path);
+    const index = resourceIndexOf(core);
+    const [root, group, version] = segments;
+    if (root === 'api' && segments.length > 2) {
+      await serveResource(ctx, req, res, resolveResource(index, method, '', group as string, segments.slice(2), query), query);
+      return;
+    }
+    if (root === 'apis' && segments.length > 3) {
+      await serveResource(ctx, req, res, resolveResource(index, method, group as string, version as string, segments.slice(3), query), query);
+      return;
+    }
+    if (method !== 'GET') {
+      if (isKnownNonResourcePath(index, segments)) throw newMethodNotAllowed();
+      throw newNotFoundPath();
+    }
+    if (root === 'api' || root === 'apis') serveDiscovery(req, res, index, segments);
+    else if (root === 'openapi') serveOpenApi(req, res, openapi, index, segments, query);
+    else throw newNotFoundPath();
+  };
+
+  return (req, res) => {
+    const context = { method: req.method, url: req.url };
+    try {
+      handle(req, res).catch((err: unknown) => writeError(res, err, opts.logger, context));
+    } catch (err) {
+      writeError(res, err, opts.logger, context);
+    }
+  };
+}
+
+/** True for discovery and OpenAPI paths that exist (for 405 rather than 404 on other methods). */
+function isKnownNonResourcePath(index: ResourceIndex, segments: string[]): boolean {
+  const [root, group, version] = segments;
+  if (root === 'openapi') return true;
+  if (root === 'api') return segments.length === 1 || !!index.groupVersion('', group as string);
+  if (root === 'apis') {
+    if (segments.length === 1) return true;
+    return segments.length === 2 ? !!index.group(group as string) : !!index.groupVersion(group as string, version as string);
+  }
+  return false;
+}
+
+/** `/api`, `/apis`, `/apis/<g>`, `/api/<v>`, `/apis/<g>/<v>`. */
+function serveDiscovery(req: IncomingMessage, res: ServerResponse, index: ResourceIndex, segments: string[]): void {
+  const [root, a, b] = segments;
+  if (segments.length === 1) {
+    const aggregated = aggregatedDiscoveryVersion(req.headers.accept);
+    if (aggregated) {
+      const body = aggregatedDiscovery(index, root as 'api' | 'apis', aggregated);
+      writeJson(res, 200, body, aggregatedDiscoveryContentType(aggregated));
+    } else {
+      writeJson(res, 200, root === 'api' ? apiVersions(index, serverAddress(req)) : apiGroupList(index));
+    }
+    return;
+  }
+  if (root === 'api' && segments.length === 2) {
+    const gv = index.groupVersion('', a as string);
+    if (!gv) throw newNotFoundPath();
+    writeJson(res, 200, apiResourceList('', gv));
+    return;
+  }
+  // root === 'apis' here; `/apis/<g>` or `/apis/<g>/<v>` (longer paths are resources).
+  const group = index.group(a as string);
+  if (!group || a === '') throw newNotFoundPath();
+  if (segments.length === 2) {
+    writeJson(res, 200, apiGroup(group));
+    return;
+  }
+  const gv = index.groupVersion(a as string, b as string);
+  if (!gv) throw newNotFoundPath();
+  writeJson(res, 200, apiResourceList(a as string, gv));
+}
+
+/**
+ * `/openapi/v3` and `/openapi/v3/<api/v1|apis/g/v>[?hash=H]`. A matching hash makes the response
+ * cacheable for a year (the URL changes with the document); a stale hash redirects (301) to the current
+ * URL, as kube-openapi's handler3 does; `If-None-Match` with the current ETag gets 304.
+ */
+function serveOpenApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cache: OpenApiCache,
+  index: ResourceIndex,
+  segments: string[],
+  query: Record<string, string>,
+): void {
+  if (segments[1] !== 'v3') throw newNotFoundPath();
+  const docs = cache.get(index);
+  if (segments.length === 2) {
+    writeRaw(res, 200, docs.rootText, 'application/json');
+    return;
+  }
+  const docPath = segments.slice(2).join('/');
+  const doc = docs.documents.get(docPath);
+  if (!doc) throw newNotFoundPath();
+  const etag = `"${doc.hash}"`;
+  if (query['hash'] !== undefined && query['hash'] !== doc.hash) {
+    res.writeHead(301, { Location: `/openapi/v3/${docPath}?hash=${doc.hash}` });
+    res.end();
+    return;
+  }
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', query['hash'] !== undefined ? 'public, immutable, max-age=31536000' : 'no-cache, private');
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  writeRaw(res, 200, doc.text, 'application/json');
+}
+
+/** Options of {@link startHttpServer}. */
+export interface HttpServerOptions extends HttpHandlerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** PEM certificate and key; when set the server speaks HTTPS. */
+  tls?: { cert: string; key: string };
+}
+
+/** A running server. */
+export interface RunningHttpServer {
+  server: http.Server;
+  /** The port actually bound. */
+  port: number;
+  /** Stops accepting connections, ends open ones (watches included) and resolves when closed. */
+  close(): Promise<void>;
+}
+
+/** Starts the API's HTTP(S) server on host:port. Rejects when the port cannot be bound. */
+export function startHttpServer(core: ApiServerCore, opts: HttpServerOptions): Promise<RunningHttpServer> {
+  const handler = createHttpHandler(core, opts);
+  const server: http.Server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(handler);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      const port = (server.address() as AddressInfo).port;
+      resolve({
+        server,
+        port,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((err) => (err ? fail(err) : done()));
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

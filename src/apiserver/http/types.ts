@@ -1,0 +1,89 @@
+/**
+ * The contracts of the HTTP face of the API server: the subset of the core it calls
+ * ({@link ApiServerCore}), the schema source for OpenAPI ({@link SchemaSource}) and the handler options.
+ * Depending on these interfaces rather than on the `ApiServer` class keeps the HTTP layer testable
+ * against a small fake core.
+ */
+import type { Clock } from '../../util/clock/index.js';
+import type { RestRequest, WatchEvent, WatchStream } from '../../client/transport.js';
+import type { ResourceStrategy } from '../registry/strategy.js';
+
+/** Result of a non-watch request, as `ApiServer.handle` returns it. */
+export interface HandleResult {
+  /** HTTP status code, e.g. 200, or 201 after a create. */
+  code: number;
+  /** Response body: object, list, `metav1.Status`, or a string (served as text/plain, e.g. pod logs). */
+  body: unknown;
+  /** Warning texts, sent as `Warning: 299 - "<text>"` headers. */
+  warnings: string[];
+}
+
+/** What the HTTP layer needs from the API server core (`src/apiserver/index.ts` `ApiServer`). */
+export interface ApiServerCore {
+  /** Every served resource, one entry per group/version/resource, in discovery order. */
+  resources(): readonly ResourceStrategy[];
+  /** Runs a non-watch request. Throws StatusError. */
+  handle(req: RestRequest): Promise<HandleResult>;
+  /**
+   * Starts a watch (`req.verb === 'watch'`). May throw StatusError synchronously (bad selector…);
+   * `onClose` is called exactly once, with the error that ended the stream if any.
+   */
+  watch(req: RestRequest, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream;
+}
+
+/** One field of a schema type, as `src/api/schema` describes it. */
+export interface SchemaField {
+  /** A primitive (`string`, `integer`, `int32`, `int64`, `number`, `boolean`, …) or a type name known to {@link SchemaSource.lookupType}. */
+  type: string;
+  /** The field is a list of `type`. */
+  list?: boolean;
+  /** The field is a map from string to `type`. */
+  map?: boolean;
+  /** Strategic-merge-patch strategy, e.g. `merge` or `merge,retainKeys`. */
+  patchStrategy?: string;
+  /** Strategic-merge-patch merge key, e.g. `name`. */
+  patchMergeKey?: string;
+}
+
+/** A named object type, e.g. `io.k8s.api.apps.v1.DeploymentSpec`. */
+export interface SchemaType {
+  name: string;
+  fields: Record<string, SchemaField>;
+}
+
+/** The type schemas of the served kinds (`src/api/schema`), used to build OpenAPI `components.schemas`. */
+export interface SchemaSource {
+  /** The type with that name, or undefined. */
+  lookupType(name: string): SchemaType | undefined;
+  /** Name of the root type of a kind, e.g. (`apps`, `v1`, `Deployment`) → `io.k8s.api.apps.v1.Deployment`. */
+  rootTypeName(group: string, version: string, kind: string): string | undefined;
+}
+
+/** A pino-compatible logger. */
+export interface Logger {
+  info(o: object, msg?: string): void;
+  warn(o: object, msg?: string): void;
+}
+
+/** Options of `createHttpHandler`. */
+export interface HttpHandlerOptions {
+  /** When set, every request but /version, /healthz, /livez and /readyz needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Source of "now" for Table ages. */
+  clock: Clock;
+  logger?: Logger;
+  /** Type schemas for the OpenAPI v3 documents (`kubectl explain`); default: `src/api/schema`. */
+  schema?: SchemaSource;
+  /** Maximum request body size in bytes (default 3 MiB, upstream's `MaxRequestBodyBytes`). */
+  maxRequestBodyBytes?: number;
+  /**
+   * A watch whose unsent output exceeds this many bytes (a client not reading) is ended, as upstream's
+   * watch cache ends a watcher whose buffer is full; the client re-establishes it. Default 64 MiB.
+   */
+  maxWatchBacklogBytes?: number;
+  /**
+   * Serializes a watch event's object (default JSON.stringify). A core that fans one event out to many
+   * watchers can pass a serialize-once cache here.
+   */
+  serializeWatchObject?: (obj: unknown) => string;
+}

@@ -1,0 +1,268 @@
+/**
+ * The API server core: every served resource's generic store over one storage Backend and one cache
+ * feed, request routing by group/resource/subresource/verb, the NamespaceLifecycle admission, the
+ * default namespaces and storage compaction. No HTTP here: `apiserver/http` serves {@link ApiServer}
+ * over HTTP, and {@link ApiServer.inProcessTransport} gives in-process clients the very same path.
+ *
+ * Upstream: k8s.io/apiserver/pkg/endpoints/installer.go (which verbs each resource serves),
+ * pkg/controlplane (default namespaces, kube-apiserver's compactor every 5 minutes,
+ * apiserver/pkg/storage/etcd3/compact.go).
+ */
+import type { RestRequest, Transport, WatchEvent, WatchStream } from '../client/transport.js';
+import {
+  isAlreadyExists,
+  newBadRequest,
+  newMethodNotSupported,
+  newNotFoundPath,
+  type StatusError,
+} from '../machinery/errors/index.js';
+import type { Backend } from '../storage/interface.js';
+import { realClock, type Clock, type Timer } from '../util/clock/index.js';
+import { realRand, type Rand } from '../util/random/index.js';
+import { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { newInProcessTransport } from './inprocess.js';
+import { Store, isNamespaces, resourcePrefix } from './registry/generic/store.js';
+import { bindPod, getScale, patchScale, updateScale } from './registry/generic/subresources.js';
+import type { ResourceStrategy } from './registry/strategy.js';
+import { CacheFeed } from './watchcache/cache-feed.js';
+import type { WatchCache } from './watchcache/watch-cache.js';
+
+export { serializedJSON } from './watchcache/serialized.js';
+
+/** Options of {@link ApiServer.create}. */
+export interface ApiServerOptions {
+  backend: Backend;
+  /** The served resources, in discovery order. */
+  strategies: ResourceStrategy[];
+  clock?: Clock;
+  rand?: Rand;
+  /** Recent changes each resource's watch cache keeps for resuming watches (default 10000). */
+  watchCacheEventWindow?: number;
+}
+
+/** Result of a non-watch request. */
+export interface HandleResult {
+  /** 200, 201 (created), or 202 (a delete with orphanDependents=false that is not finished). */
+  code: number;
+  body: unknown;
+  /** Warning texts (sent as `Warning: 299 - "<text>"` headers). */
+  warnings: string[];
+}
+
+/** The namespaces every cluster has. */
+export const DEFAULT_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** kube-apiserver's `--etcd-compaction-interval` default. */
+export const COMPACTION_INTERVAL_MS = 5 * 60_000;
+/** Revisions compaction always keeps (kine's `compact-min-retain`). */
+export const COMPACTION_MIN_RETAIN = 1000;
+
+const DEFAULT_WATCH_CACHE_EVENT_WINDOW = 10_000;
+
+/** The API server core. */
+export class ApiServer {
+  private readonly stores = new Map<string, Store>();
+  private readonly strategies: ResourceStrategy[];
+  private readonly feed: CacheFeed;
+  private readonly clock: Clock;
+  private compactionTimer: Timer | undefined;
+  private closed = false;
+
+  private constructor(private readonly opts: ApiServerOptions) {
+    this.clock = opts.clock ?? realClock;
+    const rand = opts.rand ?? realRand;
+    this.strategies = [...opts.strategies];
+    this.feed = new CacheFeed(opts.backend, opts.watchCacheEventWindow ?? DEFAULT_WATCH_CACHE_EVENT_WINDOW);
+    const caches = new Map<string, WatchCache>();
+    let lifecycle: NamespaceLifecycle | undefined;
+    for (const strategy of this.strategies) {
+      const prefix = resourcePrefix(strategy.info);
+      let cache = caches.get(prefix);
+      if (!cache) {
+        cache = this.feed.addCache(prefix);
+        caches.set(prefix, cache);
+      }
+      const store = new Store({
+        strategy,
+        backend: opts.backend,
+        cache,
+        feed: this.feed,
+        clock: this.clock,
+        rand,
+        admitCreate: (ns, name, gr) => lifecycle?.admitCreate(ns, name, gr) ?? Promise.resolve(),
+        admitDelete: (name, gr) => lifecycle?.admitDelete(name, gr),
+      });
+      const key = `${strategy.info.group}/${strategy.info.resource}`;
+      if (!this.stores.has(key)) this.stores.set(key, store);
+      if (isNamespaces(strategy)) lifecycle = new NamespaceLifecycle(store, this.clock);
+    }
+  }
+
+  /**
+   * Starts a server: primes the watch caches from storage, creates the default namespaces that are
+   * missing (when namespaces are served) and schedules compaction every 5 minutes of clock time.
+   */
+  static async create(opts: ApiServerOptions): Promise<ApiServer> {
+    const server = new ApiServer(opts);
+    await server.feed.start();
+    await server.ensureDefaultNamespaces();
+    server.scheduleCompaction();
+    return server;
+  }
+
+  /** The served resources, in discovery order. */
+  resources(): ResourceStrategy[] {
+    return this.strategies;
+  }
+
+  /** The strategy serving `group`/`resource`. */
+  strategyFor(group: string, resource: string): ResourceStrategy | undefined {
+    return this.stores.get(`${group}/${resource}`)?.strategy;
+  }
+
+  /** The backend revision (the newest resourceVersion). */
+  currentRevision(): number {
+    return this.opts.backend.currentRevision();
+  }
+
+  /**
+   * Runs a non-watch request. Throws StatusError: 404 for an unknown group/version/resource or
+   * subresource, 405 for a verb the resource does not serve, and whatever the store decides.
+   */
+  async handle(req: RestRequest): Promise<HandleResult> {
+    if (req.verb === 'watch') throw newBadRequest('watch requests are served by watch()');
+    const store = this.route(req);
+    const query = req.query ?? {};
+    const ns = req.namespace;
+    const warnings: string[] = [];
+    const ok = (body: unknown, code = 200): HandleResult => ({ code, body, warnings: [...new Set(warnings)] });
+    const name = req.name;
+    const sub = req.subresource;
+    if (name === undefined) {
+      if (req.verb === 'list') return ok(await store.list(ns, query));
+      if (req.verb === 'create') return ok(await store.create(ns, req.body, query, warnings), 201);
+      if (req.verb === 'deletecollection') return ok(await this.deleteCollection(store, ns, req.body, query));
+      throw newMethodNotSupported(store.gr, req.verb);
+    }
+    if (sub === undefined) {
+      if (req.verb === 'get') return ok(await store.get(ns, name, query));
+      if (req.verb === 'update' || req.verb === 'patch') {
+        const res =
+          req.verb === 'update'
+            ? await store.update(ns, name, req.body, query, warnings)
+            : await store.patch(ns, name, req.patchType, req.body, query, warnings);
+        return ok(res.obj, res.created ? 201 : 200);
+      }
+      if (req.verb === 'delete') {
+        const res = await store.delete(ns, name, req.body, query);
+        return ok(res.body, res.code);
+      }
+    } else if (sub === 'status') {
+      if (req.verb === 'get') return ok(await store.get(ns, name, query));
+      if (req.verb === 'update') return ok((await store.update(ns, name, req.body, query, warnings, 'status')).obj);
+      if (req.verb === 'patch') return ok((await store.patch(ns, name, req.patchType, req.body, query, warnings, 'status')).obj);
+    } else if (sub === 'scale') {
+      if (req.verb === 'get') return ok(await getScale(store, ns, name, query));
+      if (req.verb === 'update') return ok(await updateScale(store, ns, name, req.body, query, warnings));
+      if (req.verb === 'patch') return ok(await patchScale(store, ns, name, req.patchType, req.body, query, warnings));
+    } else if (sub === 'binding') {
+      if (req.verb === 'create') return ok(await bindPod(store, this.clock, ns, name, req.body, query), 201);
+    } else if (sub === 'finalize') {
+      if (req.verb === 'update') return ok((await store.update(ns, name, req.body, query, warnings, 'finalize')).obj);
+    }
+    throw newMethodNotSupported(store.gr, req.verb);
+  }
+
+  /**
+   * Starts a watch. Request errors (unknown resource, bad selectors or options) throw synchronously;
+   * errors found while starting (410 Expired, 504 too large resourceVersion) and clean ends (stop,
+   * timeoutSeconds, close) arrive through `onClose`, exactly once.
+   */
+  watch(req: RestRequest, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream {
+    if (req.verb !== 'watch') throw newBadRequest(`watch() needs verb watch, got ${req.verb}`);
+    const store = this.route(req);
+    if (req.name !== undefined || req.subresource !== undefined) throw newMethodNotSupported(store.gr, 'watch');
+    return store.watch(req.namespace, req.query ?? {}, onEvent, onClose);
+  }
+
+  /**
+   * A Transport running requests through {@link handle} and {@link watch} without serialization;
+   * returned objects are the shared frozen ones.
+   */
+  inProcessTransport(opts: { userAgent?: string } = {}): Transport {
+    return newInProcessTransport(this, opts.userAgent);
+  }
+
+  /** Stops compaction and every watch. The backend stays open (its owner closes it). */
+  close(): Promise<void> {
+    this.closed = true;
+    this.compactionTimer?.stop();
+    this.feed.stop();
+    return Promise.resolve();
+  }
+
+  /** Finds the store of a request and checks its shape against the resource's scope and verbs. */
+  private route(req: RestRequest): Store {
+    const store = this.stores.get(`${req.group}/${req.resource}`);
+    if (!store || store.strategy.info.version !== req.version) throw newNotFoundPath();
+    const info = store.strategy.info;
+    if (!info.namespaced && req.namespace !== undefined) throw newNotFoundPath();
+    if (info.namespaced && req.name !== undefined && !req.namespace) throw newNotFoundPath();
+    if (req.subresource !== undefined) {
+      if (req.name === undefined) throw newNotFoundPath();
+      const sub = info.subresources.find((s) => s.name === req.subresource);
+      if (!sub) throw newNotFoundPath();
+      if (!sub.verbs.includes(req.verb)) throw newMethodNotSupported(store.gr, req.verb);
+      return store;
+    }
+    if (!info.verbs.includes(req.verb)) throw newMethodNotSupported(store.gr, req.verb);
+    if (info.namespaced && !req.namespace && (req.verb === 'create' || req.verb === 'deletecollection')) {
+      throw newMethodNotSupported(store.gr, req.verb);
+    }
+    return store;
+  }
+
+  /** DELETE on a collection: the selected objects are deleted one by one; the answer is the list that was selected. */
+  private async deleteCollection(store: Store, ns: string | undefined, body: unknown, query: Record<string, string>): Promise<unknown> {
+    const listQuery: Record<string, string> = {};
+    for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'resourceVersionMatch']) {
+      const v = query[k];
+      if (v !== undefined) listQuery[k] = v;
+    }
+    const list = await store.list(ns, listQuery);
+    for (const item of list.items) {
+      try {
+        await store.delete(item.metadata?.namespace, item.metadata?.name ?? '', body, query);
+      } catch (err) {
+        if ((err as StatusError).code !== 404) throw err;
+      }
+    }
+    return list;
+  }
+
+  private async ensureDefaultNamespaces(): Promise<void> {
+    const store = this.stores.get('/namespaces');
+    if (!store) return;
+    for (const name of DEFAULT_NAMESPACES) {
+      if (store.cached(undefined, name)) continue;
+      const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
+      try {
+        await store.create(undefined, ns, {}, []);
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+      }
+    }
+  }
+
+  /** Every 5 minutes: compact storage up to currentRevision − 1000. */
+  private scheduleCompaction(): void {
+    if (this.closed) return;
+    this.compactionTimer = this.clock.setTimer(COMPACTION_INTERVAL_MS, () => {
+      const backend = this.opts.backend;
+      const target = backend.currentRevision() - COMPACTION_MIN_RETAIN;
+      const run = target > backend.compactedRevision() ? backend.compact(target) : Promise.resolve();
+      // A failed compaction is retried at the next interval, as upstream's compactor does.
+      run.catch(() => undefined).finally(() => this.scheduleCompaction());
+    });
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Request options from query parameters and bodies, validated as upstream validates
+ * `metainternalversion.ListOptions` (apimachinery/pkg/apis/meta/internalversion/validation) and
+ * `metav1.DeleteOptions` (apimachinery/pkg/api/validation `ValidateDeleteOptions`): bad values are
+ * 422 Invalid on the options kind (`ListOptions.meta.k8s.io "" is invalid: …`), unparsable numbers 400.
+ */
+import { field, newBadRequest, newInvalid, type FieldError } from '../../../machinery/errors/index.js';
+
+type Query = Record<string, string>;
+
+/** `resourceVersionMatch` values. */
+export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
+
+/** Options of a list or watch. */
+export interface ListOptions {
+  labelSelector: string;
+  fieldSelector: string;
+  /** 0: no limit. */
+  limit: number;
+  continue: string;
+  /** `''` (consistent), `'0'` (any), or a revision as a string. */
+  resourceVersion: string;
+  resourceVersionMatch: ResourceVersionMatch;
+  allowWatchBookmarks: boolean;
+  /** Seconds; undefined: no timeout. */
+  timeoutSeconds?: number;
+  /** undefined when not sent. */
+  sendInitialEvents?: boolean;
+}
+
+function int(query: Query, name: string): number | undefined {
+  const v = query[name];
+  if (v === undefined || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw newBadRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return Number(v);
+}
+
+function bool(query: Query, name: string): boolean | undefined {
+  const v = query[name];
+  if (v === undefined || v === '') return undefined;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw newBadRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+}
+
+/** Parses a revision string; undefined for `''` and `'0'`. @throws StatusError 400 for a non-number. */
+export function parseResourceVersion(rv: string | undefined): number | undefined {
+  if (rv === undefined || rv === '' || rv === '0') return undefined;
+  if (!/^\d+$/.test(rv)) throw newBadRequest(`Invalid value: ${JSON.stringify(rv)}: resourceVersion is not a number`);
+  return Number(rv);
+}
+
+/** List/watch options from the query, validated (ValidateListOptions). */
+export function parseListOptions(query: Query, watch: boolean): ListOptions {
+  const opts: ListOptions = {
+    labelSelector: query.labelSelector ?? '',
+    fieldSelector: query.fieldSelector ?? '',
+    limit: int(query, 'limit') ?? 0,
+    continue: query.continue ?? '',
+    resourceVersion: query.resourceVersion ?? '',
+    resourceVersionMatch: (query.resourceVersionMatch ?? '') as ResourceVersionMatch,
+    allowWatchBookmarks: bool(query, 'allowWatchBookmarks') ?? false,
+  };
+  const timeout = int(query, 'timeoutSeconds');
+  if (timeout !== undefined) opts.timeoutSeconds = timeout;
+  const sie = bool(query, 'sendInitialEvents');
+  if (sie !== undefined) opts.sendInitialEvents = sie;
+  parseResourceVersion(opts.resourceVersion);
+
+  const errs: FieldError[] = [];
+  if (opts.sendInitialEvents !== undefined) {
+    if (!watch) errs.push(field.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    if (opts.resourceVersionMatch !== 'NotOlderThan') {
+      errs.push(field.forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+    }
+  }
+  if (opts.resourceVersionMatch !== '') {
+    if (watch && opts.sendInitialEvents === undefined) {
+      errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    }
+    if (opts.resourceVersionMatch !== 'Exact' && opts.resourceVersionMatch !== 'NotOlderThan') {
+      errs.push(field.notSupported('resourceVersionMatch', opts.resourceVersionMatch, ['Exact', 'NotOlderThan', '']));
+    }
+    if (opts.resourceVersion === '' && !(watch && opts.sendInitialEvents !== undefined)) {
+      errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    }
+    if (opts.continue !== '') errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (opts.resourceVersionMatch === 'Exact' && opts.resourceVersion === '0') {
+      errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+  }
+  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
+  if (opts.continue !== '' && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
+    throw newBadRequest('specifying resource version is not allowed when using continue');
+  }
+  return opts;
+}
+
+/** `dryRun=All` → true; absent → false. @throws StatusError 422 for another value. */
+export function parseDryRun(query: Query, optionsKind: string): boolean {
+  const v = query.dryRun;
+  if (v === undefined || v === '') return false;
+  if (v !== 'All') throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [field.notSupported('dryRun', v, ['All'])]);
+  return true;
+}
+
+/** `fieldValidation`: Strict, Warn (the default when absent) or Ignore. */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+/** Reads `fieldValidation` (handlers `fieldValidation()`: empty means Warn). @throws StatusError 422 for another value. */
+export function parseFieldValidation(query: Query, optionsKind: string): FieldValidation {
+  const v = query.fieldValidation ?? '';
+  if (v === '') return 'Warn';
+  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
+  throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [field.notSupported('fieldValidation', v, ['Ignore', 'Warn', 'Strict'])]);
+}
+
+/** `metav1.DeleteOptions` as the store uses them. */
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  /** Deprecated `orphanDependents`. */
+  orphanDependents?: boolean;
+  preconditions: { uid?: string; resourceVersion?: string };
+  dryRun: boolean;
+}
+
+/**
+ * DeleteOptions from the body (kubectl always sends one) merged with the query parameters
+ * `gracePeriodSeconds`, `propagationPolicy`, `orphanDependents` and `dryRun` (query wins, as upstream's
+ * handler decodes the query into the body's options).
+ * @throws StatusError 400 for a non-object body, 422 for an unknown propagationPolicy or both policies set
+ */
+export function parseDeleteOptions(body: unknown, query: Query): DeleteOptions {
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+    throw newBadRequest('the body of the request must be a DeleteOptions object');
+  }
+  const b = (body ?? {}) as {
+    gracePeriodSeconds?: unknown;
+    propagationPolicy?: unknown;
+    orphanDependents?: unknown;
+    preconditions?: { uid?: unknown; resourceVersion?: unknown } | null;
+    dryRun?: unknown;
+  };
+  const opts: DeleteOptions = { preconditions: {}, dryRun: false };
+  const grace = int(query, 'gracePeriodSeconds') ?? (typeof b.gracePeriodSeconds === 'number' ? b.gracePeriodSeconds : undefined);
+  if (grace !== undefined) opts.gracePeriodSeconds = grace;
+  const policy = query.propagationPolicy ?? (typeof b.propagationPolicy === 'string' ? b.propagationPolicy : undefined);
+  const orphan = bool(query, 'orphanDependents') ?? (typeof b.orphanDependents === 'boolean' ? b.orphanDependents : undefined);
+  if (orphan !== undefined) opts.orphanDependents = orphan;
+  const errs: FieldError[] = [];
+  if (policy !== undefined && policy !== '') {
+    if (policy === 'Orphan' || policy === 'Background' || policy === 'Foreground') opts.propagationPolicy = policy;
+    else errs.push(field.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
+    if (orphan !== undefined) {
+      errs.push(field.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
+    }
+  }
+  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
+  if (typeof b.preconditions?.uid === 'string') opts.preconditions.uid = b.preconditions.uid;
+  if (typeof b.preconditions?.resourceVersion === 'string') opts.preconditions.resourceVersion = b.preconditions.resourceVersion;
+  const dryRun = query.dryRun ?? (Array.isArray(b.dryRun) ? (b.dryRun as unknown[]).join(',') : undefined);
+  opts.dryRun = parseDryRun(dryRun === undefined ? {} : { dryRun }, 'DeleteOptions');
+  return opts;
+}

@@ -1,0 +1,87 @@
+/**
+ * Applying a PATCH body to the current object (k8s.io/apiserver/pkg/endpoints/handlers/patch.go),
+ * with upstream's error statuses:
+ * - JSON patch: a body that is not a list of operations → 400; more than 10000 operations → 413;
+ *   an operation that cannot be applied (failed `test`, missing path) → 422 Invalid `the server
+ *   rejected our request due to an error in our request` (`NewGenericServerResponse(422, …)`);
+ * - merge patch: a body that is not a JSON object → 400;
+ * - strategic merge patch: malformed directives → 400, lists of lists → 422
+ *   (`interpretStrategicMergePatchError`), other failures 500 (passed through unclassified);
+ *   kinds without a schema → 415 as upstream answers for custom resources;
+ * - server-side apply (`application/apply-patch+yaml`) and anything else → 415.
+ */
+import type { KubeObject } from '../../../api/index.js';
+import type { PatchType } from '../../../client/transport.js';
+import { StatusError, newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../../../machinery/errors/index.js';
+import { unknownError } from './errors.js';
+import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../../machinery/patch/index.js';
+
+/** The patch types served (server-side apply is not). */
+export const SUPPORTED_PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+] as const;
+
+/** upstream `maxJSONPatchOperations`. */
+const MAX_JSON_PATCH_OPERATIONS = 10000;
+
+/** 422 Invalid as `NewGenericServerResponse(http.StatusUnprocessableEntity, "", GroupResource{}, "", msg, 0, false)` builds it. */
+function unprocessable(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server rejected our request due to an error in our request',
+    reason: 'Invalid',
+    details: {},
+    code: 422,
+  });
+}
+
+/**
+ * Runs a patch function, turning its PatchError into upstream's status: 400 BadRequest with the
+ * message, 422 with the generic message (upstream drops the detail), or 500 with reason "" for
+ * strategic-merge errors upstream passes through unclassified.
+ */
+function withPatchErrors<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof PatchError)) throw err;
+    if (err.code === 400) throw newBadRequest(err.message);
+    if (err.code === 422) throw unprocessable();
+    throw unknownError(500, err.message);
+  }
+}
+
+/** @throws StatusError 415 unless `patchType` is one of {@link SUPPORTED_PATCH_TYPES}. */
+export function checkPatchType(patchType: PatchType | undefined): asserts patchType is (typeof SUPPORTED_PATCH_TYPES)[number] {
+  if (!(SUPPORTED_PATCH_TYPES as readonly string[]).includes(patchType ?? '')) {
+    throw newUnsupportedMediaType(patchType ?? '', SUPPORTED_PATCH_TYPES);
+  }
+}
+
+/**
+ * Applies `patch` to `doc` (a private copy of the current object) and returns the result.
+ * `rootType` is the schema type name for strategic merge patches.
+ */
+export function applyPatch(doc: KubeObject, patchType: (typeof SUPPORTED_PATCH_TYPES)[number], patch: unknown, rootType: string | undefined): unknown {
+  switch (patchType) {
+    case 'application/json-patch+json': {
+      if (Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
+        throw newRequestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+      }
+      return withPatchErrors(() => applyJsonPatch(doc, patch));
+    }
+    case 'application/merge-patch+json':
+      if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw newBadRequest('error decoding patch: the patch must be a JSON object');
+      return applyMergePatch(doc, patch);
+    case 'application/strategic-merge-patch+json': {
+      // Kinds without a Go struct (upstream: custom resources) cannot take a strategic merge patch.
+      if (rootType === undefined) throw newUnsupportedMediaType(patchType, ['application/json-patch+json', 'application/merge-patch+json']);
+      return withPatchErrors(() => applyStrategicMergePatch(doc, patch, rootType));
+    }
+  }
+}

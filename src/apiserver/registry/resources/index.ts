@@ -1,0 +1,36 @@
+/**
+ * The per-kind strategies of the resources kubeplane serves, in discovery order (upstream's order within
+ * each group: core/v1 namespaces, nodes, pods, events; coordination.k8s.io/v1 leases; apps/v1
+ * deployments, replicasets).
+ */
+import type { KubeObject } from '../../../api/index.js';
+import type { ResourceStrategy } from '../strategy.js';
+import { deploymentStrategy } from './deployments.js';
+import { eventStrategy } from './events.js';
+import { leaseStrategy } from './leases.js';
+import { namespaceStrategy } from './namespaces.js';
+import { nodeStrategy } from './nodes.js';
+import { podStrategy } from './pods.js';
+import { replicaSetStrategy } from './replicasets.js';
+
+export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
+export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
+
+/**
+ * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
+ * `ResourceStrategy<KubeObject>`, which is sound because it only ever passes objects of the kind.
+ */
+function erase<T extends KubeObject>(s: ResourceStrategy<T>): ResourceStrategy {
+  return s as unknown as ResourceStrategy;
+}
+
+/** Strategies in discovery order. */
+export const servedStrategies: ResourceStrategy[] = [
+  erase(namespaceStrategy),
+  erase(nodeStrategy),
+  erase(podStrategy),
+  erase(eventStrategy),
+  erase(leaseStrategy),
+  erase(deploymentStrategy),
+  erase(replicaSetStrategy),
+];

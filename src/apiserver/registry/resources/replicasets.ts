@@ -1,0 +1,136 @@
+/**
+ * ReplicaSets (apps/v1).
+ *
+ * Followed (v1.33): pkg/apis/apps/v1/defaults.go (SetDefaults_ReplicaSet), pkg/registry/apps/replicaset/
+ * strategy.go (generation bump on spec change only, status strategy keeps spec, ToSelectableFields
+ * `status.replicas`; selector immutable in apps/v1), pkg/apis/apps/validation/validation.go
+ * (ValidateReplicaSetSpec, ValidateReplicaSetStatus), pkg/registry/apps/replicaset/storage/storage.go
+ * (scale), pkg/printers/internalversion/printers.go (printReplicaSet).
+ */
+import type { ReplicaSet, ReplicaSetSpec } from '../../../api/index.js';
+import { field, type FieldError } from '../../../machinery/errors/index.js';
+import { formatLabelSelector } from '../../../machinery/labels/index.js';
+import { validateNonnegativeField } from '../../../machinery/validation/index.js';
+import type { ResourceStrategy, TableRowData } from '../strategy.js';
+import { bumpGenerationIf, labelSelectorString, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
+import { defaultPodTemplateSpec, validateSelectorAndTemplate } from './pod-template.js';
+import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
+
+type ReplicaSetObject = ApiObject<ReplicaSet>;
+
+/** `SetDefaults_ReplicaSet` (replicas 1) plus the pod template defaults. */
+export function defaultReplicaSet(rs: ReplicaSet): void {
+  const spec = (rs.spec ??= {} as ReplicaSetSpec);
+  spec.replicas ??= 1;
+  defaultPodTemplateSpec((spec.template ??= {}));
+}
+
+/** `ValidateReplicaSetSpec`: replicas ≥ 0, minReadySeconds ≥ 0, then selector and template. */
+export function validateReplicaSetSpec(rs: ReplicaSet): FieldError[] {
+  const spec = rs.spec ?? ({} as Partial<ReplicaSetSpec>);
+  const errs = validateNonnegativeField(spec.replicas ?? 0, 'spec.replicas');
+  errs.push(...validateNonnegativeField(spec.minReadySeconds ?? 0, 'spec.minReadySeconds'));
+  errs.push(...validateSelectorAndTemplate(spec.selector, spec.template, 'spec'));
+  return errs;
+}
+
+/** `ValidateReplicaSetStatus`: counts ≥ 0, none above status.replicas, available ≤ ready. */
+export function validateReplicaSetStatus(rs: ReplicaSet): FieldError[] {
+  const s = rs.status ?? { replicas: 0 };
+  const errs: FieldError[] = [];
+  for (const k of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) {
+    errs.push(...validateNonnegativeField(s[k] ?? 0, `status.${k}`));
+  }
+  const msg = 'cannot be greater than status.replicas';
+  for (const k of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'] as const) {
+    if ((s[k] ?? 0) > (s.replicas ?? 0)) errs.push(field.invalid(`status.${k}`, s[k] ?? 0, msg));
+  }
+  if ((s.availableReplicas ?? 0) > (s.readyReplicas ?? 0)) {
+    errs.push(field.invalid('status.availableReplicas', s.availableReplicas ?? 0, 'cannot be greater than readyReplicas'));
+  }
+  return errs;
+}
+
+/** `printReplicaSet`: Name, Desired, Current, Ready (integers), Age, Containers, Images, Selector (`<none>` when empty). */
+export function printReplicaSet(rs: ReplicaSet, now: number): TableRowData {
+  const [names, images] = layoutContainerCells(rs.spec?.template?.spec?.containers);
+  return {
+    cells: [
+      rs.metadata?.name ?? '',
+      rs.spec?.replicas ?? 0,
+      rs.status?.replicas ?? 0,
+      rs.status?.readyReplicas ?? 0,
+      translateTimestampSince(rs.metadata?.creationTimestamp, now),
+      names,
+      images,
+      formatLabelSelector(rs.spec?.selector),
+    ],
+  };
+}
+
+/** The replicasets strategy. */
+export const replicaSetStrategy: ResourceStrategy<ReplicaSetObject> = {
+  info: {
+    group: 'apps',
+    version: 'v1',
+    resource: 'replicasets',
+    singular: 'replicaset',
+    kind: 'ReplicaSet',
+    listKind: 'ReplicaSetList',
+    namespaced: true,
+    shortNames: ['rs'],
+    categories: ['all'],
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    subresources: [
+      { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
+      { name: 'status', group: 'apps', version: 'v1', kind: 'ReplicaSet', verbs: ['get', 'patch', 'update'] },
+    ],
+  },
+  hasStatus: true,
+  defaults: defaultReplicaSet,
+  prepareForCreate(rs) {
+    rs.status = { replicas: 0 };
+    (rs.metadata ??= {}).generation = 1;
+  },
+  prepareForUpdate(rs, old) {
+    rs.status = old.status ?? { replicas: 0 };
+    bumpGenerationIf(rs, old, !semanticDeepEqual(rs.spec, old.spec));
+  },
+  prepareForStatusUpdate(rs, old) {
+    if (old.spec) rs.spec = old.spec;
+    else delete rs.spec;
+  },
+  validate: validateReplicaSetSpec,
+  validateUpdate: (rs, old) => [
+    ...validateReplicaSetSpec(rs),
+    ...validateImmutableField(rs.spec?.selector, old.spec?.selector, 'spec.selector'),
+  ],
+  validateStatusUpdate: validateReplicaSetStatus,
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  defaultGarbageCollectionPolicy: 'Background',
+  fieldSelectors: {
+    'status.replicas': (rs) => String(rs.status?.replicas ?? 0),
+  },
+  table: {
+    columns: [
+      NAME_COLUMN,
+      column('Desired', 'integer', 'Replicas is the number of desired replicas.'),
+      column('Current', 'integer', 'Replicas is the most recently observed number of replicas.'),
+      column('Ready', 'integer', 'The number of ready replicas for this replica set.'),
+      AGE_COLUMN,
+      CONTAINERS_COLUMN,
+      IMAGES_COLUMN,
+      column('Selector', 'string', 'Selector is a label query over pods that should match the replica count.', 1),
+    ],
+    row: printReplicaSet,
+  },
+  scale: {
+    specReplicas: (rs) => rs.spec?.replicas ?? 1,
+    setSpecReplicas(rs, replicas) {
+      (rs.spec ??= {} as ReplicaSetSpec).replicas = replicas;
+    },
+    statusReplicas: (rs) => rs.status?.replicas ?? 0,
+    selector: (rs) => labelSelectorString(rs.spec?.selector),
+  },
+};

@@ -1,0 +1,93 @@
+/**
+ * Shared pieces of the server-side Table printers (pkg/printers/internalversion/printers.go): ages as
+ * `duration.HumanDuration` (staging/src/k8s.io/apimachinery/pkg/util/duration/duration.go), the
+ * container name/image cells and the column definitions every kind repeats.
+ */
+import type { Container } from '../../../api/index.js';
+import { parseTime } from '../../../util/clock/index.js';
+import type { TableColumnDefinition } from '../strategy.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/**
+ * `duration.HumanDuration`: a duration in ms as ~2–3 significant figures. Up to 2 s in the future counts
+ * as now (clock skew): -1999 ms → `0s`, -2000 ms → `<invalid>`. Then `0s`…`119s`; `2m`…`9m59s` (seconds
+ * shown only when non-zero); `10m`…`179m`; `3h`…`7h59m`; `8h`…`47h`; `2d`…`7d23h`; `8d`…`729d`;
+ * `2y`…`7y364d`; then whole years. Units truncate: 119.9 s → `119s`, 2 h 59 min 59 s → `179m`.
+ */
+export function humanDuration(ms: number): string {
+  // Go's int(d.Seconds()) truncates toward zero, so -1.5 s is -1.
+  const seconds = Math.trunc(ms / SECOND);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.floor(ms / MINUTE);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.floor(ms / HOUR);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${days}d` : `${days}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${days}d`;
+  const years = Math.floor(days / 365);
+  if (hours < 24 * 365 * 8) {
+    const d = days % 365;
+    return d === 0 ? `${years}y` : `${years}y${d}d`;
+  }
+  return `${years}y`;
+}
+
+/**
+ * `translateTimestampSince`: the age of an RFC 3339 timestamp at `now` (ms), or `<unknown>` when the
+ * timestamp is missing or unparsable.
+ */
+export function translateTimestampSince(timestamp: string | null | undefined, now: number): string {
+  const t = parseTime(timestamp);
+  return t === undefined ? '<unknown>' : humanDuration(now - t);
+}
+
+/** `layoutContainerCells`: container names and images, each comma-joined (`nginx,sidecar`). */
+export function layoutContainerCells(containers: readonly Container[] | undefined): [names: string, images: string] {
+  const list = containers ?? [];
+  return [list.map((c) => c.name).join(','), list.map((c) => c.image ?? '').join(',')];
+}
+
+/** `metav1.ObjectMeta{}.SwaggerDoc()["name"]`. */
+const NAME_DESCRIPTION =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
+
+/** `metav1.ObjectMeta{}.SwaggerDoc()["creationTimestamp"]`. */
+const AGE_DESCRIPTION =
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+
+/** Builds a column definition; `priority` 1 marks wide-only columns. */
+export function column(
+  name: string,
+  type: TableColumnDefinition['type'],
+  description: string,
+  priority = 0,
+  format = '',
+): TableColumnDefinition {
+  return { name, type, format, description, priority };
+}
+
+/** The `Name` column every printer starts with (`format: name`). */
+export const NAME_COLUMN: TableColumnDefinition = column('Name', 'string', NAME_DESCRIPTION, 0, 'name');
+/** The `Age` column. */
+export const AGE_COLUMN: TableColumnDefinition = column('Age', 'string', AGE_DESCRIPTION);
+/** The wide-only `Containers` column of workload printers. */
+export const CONTAINERS_COLUMN: TableColumnDefinition = column('Containers', 'string', 'Names of each container in the template.', 1);
+/** The wide-only `Images` column of workload printers. */
+export const IMAGES_COLUMN: TableColumnDefinition = column('Images', 'string', 'Images referenced by each container in the template.', 1);

@@ -1,0 +1,207 @@
+/**
+ * Small strategies and a server factory for the API server core's own tests (the real per-kind
+ * strategies live in registry/resources). `widgets.example.com` is a namespaced kind with spec,
+ * status and a scale subresource; `namespaces`, `pods` and `configmaps` are minimal core kinds with
+ * upstream's names (and therefore schemas, for unknown-field pruning).
+ */
+import type { KubeObject } from '../../api/index.js';
+import { metaOf } from '../registry/generic/objects.js';
+import { field, type FieldError } from '../../machinery/errors/index.js';
+import { MemoryBackend } from '../../storage/memory/index.js';
+import { FakeClock } from '../../util/clock/index.js';
+import { SeededRand, type Rand } from '../../util/random/index.js';
+import { ApiServer, type ApiServerOptions } from '../index.js';
+import type { ResourceInfo, ResourceStrategy, TablePrinter } from '../registry/strategy.js';
+
+const table: TablePrinter = {
+  columns: [{ name: 'Name', type: 'string', format: 'name', description: '', priority: 0 }],
+  row: (obj) => ({ cells: [obj.metadata?.name ?? ''] }),
+};
+
+const MAIN_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function info(partial: Partial<ResourceInfo> & Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind'>): ResourceInfo {
+  return {
+    singular: partial.kind.toLowerCase(),
+    listKind: `${partial.kind}List`,
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    verbs: MAIN_VERBS,
+    subresources: [],
+    ...partial,
+  };
+}
+
+type Spec = { replicas?: number; selector?: string; color?: string; nodeName?: string; [k: string]: unknown };
+
+function specOf(obj: KubeObject): Spec {
+  return (obj.spec ??= {}) as Spec;
+}
+
+/** Generation 1 on create; +1 when spec changes; status kept on main updates. */
+const specStatusHooks = {
+  prepareForCreate(obj: KubeObject): void {
+    obj.status = {};
+    metaOf(obj).generation = 1;
+  },
+  prepareForUpdate(obj: KubeObject, old: KubeObject): void {
+    obj.status = old.status;
+    if (JSON.stringify(obj.spec) !== JSON.stringify(old.spec)) metaOf(obj).generation = (old.metadata?.generation ?? 0) + 1;
+  },
+};
+
+/** `widgets.example.com/v1`: spec.replicas (≥ 0), status, scale subresource, field selector `spec.color`. */
+export const widgetStrategy: ResourceStrategy = {
+  info: info({
+    group: 'example.com',
+    version: 'v1',
+    resource: 'widgets',
+    kind: 'Widget',
+    shortNames: ['wd'],
+    subresources: [
+      { name: 'status', group: 'example.com', version: 'v1', kind: 'Widget', verbs: ['get', 'patch', 'update'] },
+      { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
+    ],
+  }),
+  hasStatus: true,
+  defaults(obj) {
+    specOf(obj).replicas ??= 1;
+  },
+  ...specStatusHooks,
+  validate(obj) {
+    const errs: FieldError[] = [];
+    const r = specOf(obj).replicas ?? 0;
+    if (r < 0) errs.push(field.invalid('spec.replicas', r, 'must be greater than or equal to 0'));
+    return errs;
+  },
+  validateUpdate(obj) {
+    return widgetStrategy.validate(obj);
+  },
+  validateStatusUpdate() {
+    return [];
+  },
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  defaultGarbageCollectionPolicy: 'Background',
+  fieldSelectors: { 'spec.color': (obj) => specOf(obj).color ?? '' },
+  table,
+  scale: {
+    specReplicas: (obj) => specOf(obj).replicas ?? 1,
+    setSpecReplicas: (obj, n) => {
+      specOf(obj).replicas = n;
+    },
+    statusReplicas: (obj) => ((obj.status ?? {}) as { replicas?: number }).replicas ?? 0,
+    selector: (obj) => specOf(obj).selector ?? '',
+  },
+};
+
+/** `gadgets.example.com/v1`: like widgets but cluster-scoped, PUT may create, and updates need a resourceVersion. */
+export const gadgetStrategy: ResourceStrategy = {
+  ...widgetStrategy,
+  info: info({ group: 'example.com', version: 'v1', resource: 'gadgets', kind: 'Gadget', namespaced: false }),
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: false,
+  scale: undefined,
+};
+
+/** core/v1 namespaces: phase Active and the `kubernetes` finalizer on create; spec.finalizers and status kept on update. */
+export const namespaceStrategy: ResourceStrategy = {
+  info: info({
+    group: '',
+    version: 'v1',
+    resource: 'namespaces',
+    kind: 'Namespace',
+    namespaced: false,
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    subresources: [
+      { name: 'status', group: '', version: 'v1', kind: 'Namespace', verbs: ['get', 'patch', 'update'] },
+      { name: 'finalize', group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] },
+    ],
+  }),
+  hasStatus: true,
+  defaults() {},
+  prepareForCreate(obj) {
+    obj.status = { phase: 'Active' };
+    const spec = (obj.spec ??= {}) as { finalizers?: string[] };
+    if (!(spec.finalizers ?? []).includes('kubernetes')) spec.finalizers = [...(spec.finalizers ?? []), 'kubernetes'];
+  },
+  prepareForUpdate(obj, old) {
+    obj.spec = old.spec;
+    obj.status = old.status;
+  },
+  validate: () => [],
+  validateUpdate: () => [],
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  defaultGarbageCollectionPolicy: 'Background',
+  fieldSelectors: { 'status.phase': (obj) => (obj.status as { phase?: string } | undefined)?.phase ?? '' },
+  table,
+};
+
+/** core/v1 pods: graceful deletion and binding; field selector spec.nodeName. */
+export const podStrategy: ResourceStrategy = {
+  info: info({
+    group: '',
+    version: 'v1',
+    resource: 'pods',
+    kind: 'Pod',
+    subresources: [
+      { name: 'status', group: '', version: 'v1', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+      { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
+    ],
+  }),
+  hasStatus: true,
+  defaults(obj) {
+    (specOf(obj) as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds ??= 30;
+  },
+  prepareForCreate(obj) {
+    obj.status = { phase: 'Pending' };
+  },
+  prepareForUpdate(obj, old) {
+    obj.status = old.status;
+  },
+  validate: () => [],
+  validateUpdate: () => [],
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  defaultGarbageCollectionPolicy: 'Background',
+  fieldSelectors: { 'spec.nodeName': (obj) => specOf(obj).nodeName ?? '' },
+  table,
+};
+
+/** core/v1 configmaps: no status. */
+export const configMapStrategy: ResourceStrategy = {
+  info: info({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }),
+  hasStatus: false,
+  defaults() {},
+  prepareForCreate() {},
+  prepareForUpdate() {},
+  validate: () => [],
+  validateUpdate: () => [],
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  defaultGarbageCollectionPolicy: 'Background',
+  fieldSelectors: {},
+  table,
+};
+
+/** Every test strategy. */
+export const testStrategies: ResourceStrategy[] = [namespaceStrategy, podStrategy, configMapStrategy, widgetStrategy, gadgetStrategy];
+
+/** A server on a fresh MemoryBackend with a FakeClock and SeededRand. */
+export interface TestServer {
+  server: ApiServer;
+  backend: MemoryBackend;
+  clock: FakeClock;
+  rand: Rand;
+}
+
+/** Starts an {@link ApiServer} for tests. */
+export async function newTestServer(opts: Partial<ApiServerOptions> = {}): Promise<TestServer> {
+  const backend = (opts.backend as MemoryBackend | undefined) ?? new MemoryBackend();
+  const clock = (opts.clock as FakeClock | undefined) ?? new FakeClock();
+  const rand = opts.rand ?? new SeededRand(7);
+  const server = await ApiServer.create({ strategies: testStrategies, ...opts, backend, clock, rand });
+  return { server, backend, clock, rand };
+}

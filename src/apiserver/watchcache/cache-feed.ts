@@ -1,0 +1,95 @@
+/**
+ * Feeds every {@link WatchCache} from ONE storage watch on `/registry/`, the way upstream's cacher
+ * runs one reflector per resource (k8s.io/apiserver/pkg/storage/cacher/cacher.go). One watch for all
+ * resources rather than one per resource prefix, because it is also the freshness clock: after it has
+ * delivered revision R, every cache holds every change up to R, whatever resource R changed. That is
+ * what a consistent read needs (upstream's "consistent reads from cache", KEP-2340, waits for the
+ * cache to reach etcd's current revision by a progress notification; in one process the feed's own
+ * stream is that notification).
+ */
+import type { Backend, WatchHandle, WatchEvent as StorageEvent } from '../../storage/interface.js';
+import { WatchCache } from './watch-cache.js';
+
+/** The key prefix all resources live under. */
+export const REGISTRY_PREFIX = '/registry/';
+
+/** The resource prefix of a key: `/registry/apps/deployments/default/web` → `/registry/apps/deployments/`. */
+function resourcePrefixOf(key: string): string | undefined {
+  const groupEnd = key.indexOf('/', REGISTRY_PREFIX.length);
+  if (groupEnd < 0) return undefined;
+  const resourceEnd = key.indexOf('/', groupEnd + 1);
+  return resourceEnd < 0 ? undefined : key.slice(0, resourceEnd + 1);
+}
+
+interface Waiter {
+  rv: number;
+  resolve: () => void;
+}
+
+/** The set of watch caches of one API server and the storage watch that feeds them. */
+export class CacheFeed {
+  private readonly caches = new Map<string, WatchCache>();
+  private handle: WatchHandle | undefined;
+  private observed = 0;
+  private waiters: Waiter[] = [];
+
+  /** @param capacity ring size of each cache (recent changes a watch can resume from) */
+  constructor(
+    private readonly backend: Backend,
+    private readonly capacity: number,
+  ) {}
+
+  /** Creates the cache of a resource prefix (before {@link start}). */
+  addCache(prefix: string): WatchCache {
+    const cache = new WatchCache(prefix, this.capacity, () => this.observed);
+    this.caches.set(prefix, cache);
+    return cache;
+  }
+
+  /** Lists every resource into its cache, then starts the storage watch after the oldest listing. */
+  async start(): Promise<void> {
+    let from = Infinity;
+    for (const [prefix, cache] of this.caches) {
+      const res = await this.backend.list(prefix);
+      cache.prime(res.kvs, res.revision);
+      from = Math.min(from, res.revision);
+    }
+    if (from === Infinity) from = this.backend.currentRevision();
+    this.observed = from;
+    this.handle = this.backend.watch(REGISTRY_PREFIX, from, (events) => this.onEvents(events));
+  }
+
+  /** The revision up to which every change has been applied to the caches. */
+  get observedRevision(): number {
+    return this.observed;
+  }
+
+  /**
+   * Resolves once every change up to `rv` has been applied. The Backend contract guarantees every
+   * committed change is delivered, so no timeout is needed for revisions storage already has.
+   */
+  waitUntilFresh(rv: number): Promise<void> {
+    if (this.observed >= rv) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ rv, resolve }));
+  }
+
+  /** Stops the storage watch and ends every watcher. */
+  stop(): void {
+    this.handle?.stop();
+    this.handle = undefined;
+    for (const cache of this.caches.values()) cache.closeWatchers();
+  }
+
+  private onEvents(events: StorageEvent[]): void {
+    for (const ev of events) {
+      const prefix = resourcePrefixOf(ev.kv.key);
+      if (prefix !== undefined) this.caches.get(prefix)?.apply(ev);
+      this.observed = ev.kv.modRevision;
+    }
+    if (this.waiters.length === 0) return;
+    const ready = this.waiters.filter((w) => w.rv <= this.observed);
+    if (ready.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.rv > this.observed);
+    for (const w of ready) w.resolve();
+  }
+}
