@@ -96,32 +96,35 @@ export function deepFreeze<T>(o: T): T {
 }
 
 /**
- * `equality.Semantic.DeepEqual`, simplified for JSON values: structural equality where a key whose
- * value is `undefined` counts as absent (`{a: 1, b: undefined}` equals `{a: 1}`). Empty and absent
- * maps/lists are different, as in Go (`{}` ≠ `undefined`, `[]` ≠ `undefined`), and quantities compare
- * as strings (`1000m` ≠ `1`), i.e. the caller normalizes them first if that matters.
+ * `equality.Semantic.DeepEqual` as upstream applies it to objects decoded from JSON. Decoding into Go
+ * structs turns an absent field, `null` and the zero value into the same thing, and apimachinery's
+ * forked reflect.DeepEqual (third_party/forked/golang/reflect/deep_equal.go) treats a nil map or slice
+ * as equal to an empty one. So here absent ≡ `undefined` ≡ `null` ≡ `0` ≡ `false` ≡ `''` ≡ `[]` ≡ `{}`
+ * (and objects whose fields are all such): `{paused: false, labels: {}}` equals `{}`. Go pointer fields
+ * (e.g. `replicas`) can tell 0 from nil; callers compare defaulted objects, where those are always set.
+ * Array order matters; quantities compare as strings (`1000m` ≠ `1`).
  */
 export function semanticDeepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  const aArr = Array.isArray(a);
-  if (aArr !== Array.isArray(b)) return false;
-  if (aArr) {
-    const x = a as unknown[];
+  if (isZeroValue(a)) return isZeroValue(b);
+  if (isZeroValue(b) || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
     const y = b as unknown[];
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!semanticDeepEqual(x[i], y[i])) return false;
-    return true;
+    return a.length === y.length && a.every((v, i) => semanticDeepEqual(v, y[i]));
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  let defined = 0;
-  for (const k of Object.keys(x)) {
-    const xv = x[k];
-    if (xv === undefined) continue;
-    defined++;
-    if (!Object.prototype.hasOwnProperty.call(y, k) || !semanticDeepEqual(xv, y[k])) return false;
-  }
-  for (const k of Object.keys(y)) if (y[k] !== undefined) defined--;
-  return defined === 0;
+  for (const k of Object.keys(x)) if (!semanticDeepEqual(x[k], y[k])) return false;
+  for (const k of Object.keys(y)) if (!(k in x) && !isZeroValue(y[k])) return false;
+  return true;
+}
+
+/** Go's zero value in JSON form: absent, null, 0, false, '', [], or an object of zero values. */
+function isZeroValue(v: unknown): boolean {
+  if (v === undefined || v === null || v === 0 || v === false || v === '') return true;
+  if (typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.length === 0;
+  for (const k in v) if (!isZeroValue((v as Record<string, unknown>)[k])) return false;
+  return true;
 }
