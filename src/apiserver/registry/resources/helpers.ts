@@ -6,6 +6,9 @@ import type { KubeObject, LabelSelector, ObjectMeta } from '../../../api/index.j
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { selectorFromLabelSelector } from '../../../machinery/labels/index.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
+import { semanticDeepEqual } from '../../../machinery/meta/index.js';
+
+export { semanticDeepEqual };
 
 /**
  * A kind's wire type with the fields kubernetes-types marks readonly (status, metadata.generation,
@@ -14,37 +17,6 @@ import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.j
 export type ApiObject<T> = {
   -readonly [K in keyof T]: K extends 'metadata' ? { -readonly [M in keyof ObjectMeta]: ObjectMeta[M] } : T[K];
 } & Omit<KubeObject, 'metadata'>;
-
-/** Go's zero value: absent, null, 0, false, '', an empty list, or an object whose fields are all zero. */
-function isEmpty(v: unknown): boolean {
-  if (v === undefined || v === null || v === 0 || v === false || v === '') return true;
-  if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.keys(v).every((k) => isEmpty((v as Record<string, unknown>)[k]));
-  return false;
-}
-
-/**
- * `apiequality.Semantic.DeepEqual` on JSON values. Upstream compares Go structs, where an omitted field
- * is its zero value and (in apimachinery's forked reflect.DeepEqual) a nil slice or map equals an empty
- * one; so here an absent field equals `null`, `0`, `false`, `''`, `[]` and `{}`: `{a: [], b: 0}` equals
- * `{}`. (Go pointer fields such as `replicas` can tell 0 from nil; the strategies only compare defaulted
- * objects, where those are always set.) Array order matters.
- */
-export function semanticDeepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (isEmpty(a) && isEmpty(b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => semanticDeepEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  for (const k of Object.keys(ao)) if (!semanticDeepEqual(ao[k], bo[k])) return false;
-  for (const k of Object.keys(bo)) if (!(k in ao) && !isEmpty(bo[k])) return false;
-  return true;
-}
 
 /**
  * Sets `obj.metadata.generation` to the old generation, plus one when `changed` (upstream's
