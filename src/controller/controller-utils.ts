@@ -1,0 +1,269 @@
+/**
+ * Small pure helpers every workload controller uses: pod activity/readiness/availability, the ranking
+ * of pods for scale-down, ReplicaSet orderings, and error predicates.
+ *
+ * Follows kubernetes/kubernetes pkg/controller/controller_utils.go (`IsPodActive`, `FilterActivePods`,
+ * `ActivePodsWithRanks.Less`, `ReplicaSetsByCreationTimestamp`, `ReplicaSetsBySizeOlder/Newer`,
+ * `FilterActiveReplicaSets`, `PodKey`) and pkg/api/v1/pod/util.go (`IsPodReady`, `IsPodAvailable`).
+ */
+import type { Pod, PodCondition, ReplicaSet } from '../api/index.js';
+import type { MetaObject } from '../informers/index.js';
+import { StatusError } from '../machinery/errors/index.js';
+import { parseTime } from '../util/clock/index.js';
+
+/** Annotation whose int32 value orders pods for deletion (lower cost goes first). */
+export const POD_DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';
+
+/** The StatusCause type the API server sets when a create fails because the namespace is terminating. */
+export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
+
+/** `namespace/name` of a pod (`PodKey`), the key deletion expectations track. */
+export function podKey(pod: Pod): string {
+  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+}
+
+/** Not Succeeded, not Failed, and not being deleted (`IsPodActive`). */
+export function isPodActive(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+}
+
+/** The active pods of `pods`, in order (`FilterActivePods`). */
+export function filterActivePods(pods: readonly Pod[]): Pod[] {
+  return pods.filter(isPodActive);
+}
+
+/** The pod's `Ready` condition, if any. */
+export function getPodReadyCondition(pod: Pod): PodCondition | undefined {
+  return pod.status?.conditions?.find((c) => c.type === 'Ready');
+}
+
+/** The `Ready` condition is `True` (`podutil.IsPodReady`). */
+export function isPodReady(pod: Pod): boolean {
+  return getPodReadyCondition(pod)?.status === 'True';
+}
+
+/**
+ * Ready for at least `minReadySeconds` at `now` (ms) (`podutil.IsPodAvailable`): with
+ * minReadySeconds 0 every ready pod is available; otherwise the Ready condition's
+ * lastTransitionTime + minReadySeconds must be strictly before now.
+ */
+export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
+  const c = getPodReadyCondition(pod);
+  if (c?.status !== 'True') return false;
+  if (minReadySeconds === 0) return true;
+  const since = parseTime(c.lastTransitionTime);
+  return since !== undefined && since + minReadySeconds * 1000 < now;
+}
+
+/** The value of the pod-deletion-cost annotation; 0 when absent or not a valid int32. */
+export function getDeletionCost(pod: Pod): number {
+  const v = pod.metadata?.annotations?.[POD_DELETION_COST_ANNOTATION];
+  if (v === undefined || !/^[+-]?\d+$/.test(v.trim())) return 0;
+  const n = Number(v.trim());
+  return n >= -2147483648 && n <= 2147483647 ? n : 0;
+}
+
+const PHASE_ORDINAL: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+
+/** Max restart count over regular containers, then over restartable (sidecar) init containers. */
+function maxContainerRestarts(pod: Pod): [regular: number, sidecar: number] {
+  let regular = 0;
+  for (const c of pod.status?.containerStatuses ?? []) regular = Math.max(regular, c.restartCount);
+  const sidecars = new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
+  let sidecar = 0;
+  for (const c of pod.status?.initContainerStatuses ?? []) {
+    if (sidecars.has(c.name)) sidecar = Math.max(sidecar, c.restartCount);
+  }
+  return [regular, sidecar];
+}
+
+/** Ready condition's lastTransitionTime in ms, for a ready pod; undefined otherwise or when unset. */
+function podReadyTime(pod: Pod): number | undefined {
+  const c = getPodReadyCondition(pod);
+  return c?.status === 'True' ? parseTime(c.lastTransitionTime) : undefined;
+}
+
+/** `afterOrZero`: an unset time sorts first, then the later time first. Returns <0 when `a` goes first. */
+function compareAfterOrZero(a: number | undefined, b: number | undefined): number {
+  if (a === undefined || b === undefined) return a === undefined ? (b === undefined ? 0 : -1) : 1;
+  return b - a;
+}
+
+/**
+ * `logarithmicRankDiff`: compares the ages of two instants at `now` in buckets of
+ * ⌊log2(age in nanoseconds)⌋ (LogarithmicScaleDown, GA in 1.31), so pods created or ready at roughly
+ * the same time tie and fall through to a random-but-stable order (UID). E.g. ages of 10 s and 15 s
+ * (2^33.2 and 2^33.8 ns) share bucket 33; 10 s and 20 s (bucket 34) do not. Age ≤ 0 is bucket −1.
+ */
+function logarithmicRankDiff(a: number, b: number, now: number): number {
+  const bucket = (t: number): number => {
+    const ns = (now - t) * 1e6;
+    return ns > 0 ? Math.floor(Math.log2(ns)) : -1;
+  };
+  return bucket(a) - bucket(b);
+}
+
+/** Compares two times as rule 6/8 of the ranking do: log buckets, ties broken by UID; unset first. */
+function compareTimesLogarithmic(a: number | undefined, b: number | undefined, now: number, pa: Pod, pb: Pod): number {
+  if (a === undefined || b === undefined) return compareAfterOrZero(a, b);
+  const diff = logarithmicRankDiff(a, b, now);
+  if (diff !== 0) return diff;
+  const ua = pa.metadata?.uid ?? '';
+  const ub = pb.metadata?.uid ?? '';
+  return ua < ub ? -1 : ua > ub ? 1 : 0;
+}
+
+/**
+ * Orders two active pods for deletion (`ActivePodsWithRanks.Less`): a negative result means `a` is
+ * deleted before `b`. `rankA`/`rankB` count related active pods on the same node ("doubled up");
+ * `now` is in ms. Rules, first difference wins:
+ * 1. unassigned < assigned; 2. Pending < Unknown < Running; 3. not ready < ready;
+ * 4. lower pod-deletion-cost < higher; 5. higher rank < lower rank;
+ * 6. both ready: more recently ready < ready longer (log2 buckets, then UID);
+ * 7. more container restarts < fewer (regular, then sidecar);
+ * 8. no creationTimestamp < newer < older (log2 buckets, then UID).
+ */
+export function compareActivePodsWithRanks(a: Pod, b: Pod, rankA: number, rankB: number, now: number): number {
+  const nodeA = a.spec?.nodeName ?? '';
+  const nodeB = b.spec?.nodeName ?? '';
+  if (nodeA !== nodeB && (nodeA === '' || nodeB === '')) return nodeA === '' ? -1 : 1;
+  const phaseA = PHASE_ORDINAL[a.status?.phase ?? ''] ?? 0;
+  const phaseB = PHASE_ORDINAL[b.status?.phase ?? ''] ?? 0;
+  if (phaseA !== phaseB) return phaseA - phaseB;
+  const readyA = isPodReady(a);
+  const readyB = isPodReady(b);
+  if (readyA !== readyB) return readyA ? 1 : -1;
+  const costA = getDeletionCost(a);
+  const costB = getDeletionCost(b);
+  if (costA !== costB) return costA - costB;
+  if (rankA !== rankB) return rankB - rankA;
+  if (readyA && readyB) {
+    const ta = podReadyTime(a);
+    const tb = podReadyTime(b);
+    if (ta !== tb) {
+      const c = compareTimesLogarithmic(ta, tb, now, a, b);
+      if (c !== 0) return c;
+    }
+  }
+  const [regA, sideA] = maxContainerRestarts(a);
+  const [regB, sideB] = maxContainerRestarts(b);
+  if (regA !== regB) return regB - regA;
+  if (sideA !== sideB) return sideB - sideA;
+  const ca = parseTime(a.metadata?.creationTimestamp);
+  const cb = parseTime(b.metadata?.creationTimestamp);
+  if (ca !== cb) return compareTimesLogarithmic(ca, cb, now, a, b);
+  return 0;
+}
+
+function creationTime(o: MetaObject): number {
+  return parseTime(o.metadata?.creationTimestamp) ?? 0;
+}
+
+/** Oldest first, names breaking ties (`ReplicaSetsByCreationTimestamp`). */
+export function compareByCreationTimestamp(a: MetaObject, b: MetaObject): number {
+  const d = creationTime(a) - creationTime(b);
+  if (d !== 0) return d;
+  const na = a.metadata?.name ?? '';
+  const nb = b.metadata?.name ?? '';
+  return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
+/** `spec.replicas`, defaulting to 1 like the API server does when it is unset. */
+export function specReplicas(o: { spec?: { replicas?: number } }): number {
+  return o.spec?.replicas ?? 1;
+}
+
+/** Larger first; equal sizes oldest first (`ReplicaSetsBySizeOlder`). */
+export function compareBySizeOlder(a: ReplicaSet, b: ReplicaSet): number {
+  const d = specReplicas(b) - specReplicas(a);
+  return d !== 0 ? d : compareByCreationTimestamp(a, b);
+}
+
+/** Larger first; equal sizes newest first (`ReplicaSetsBySizeNewer`). */
+export function compareBySizeNewer(a: ReplicaSet, b: ReplicaSet): number {
+  const d = specReplicas(b) - specReplicas(a);
+  return d !== 0 ? d : compareByCreationTimestamp(b, a);
+}
+
+/** ReplicaSets that ought to have pods: `spec.replicas > 0` (`FilterActiveReplicaSets`); drops undefined. */
+export function filterActiveReplicaSets(rss: readonly (ReplicaSet | undefined)[]): ReplicaSet[] {
+  return rss.filter((rs): rs is ReplicaSet => rs !== undefined && specReplicas(rs) > 0);
+}
+
+/** The error carries a StatusCause of `type` (apierrors.HasStatusCause), e.g. NamespaceTerminating. */
+export function hasStatusCause(err: unknown, type: string): boolean {
+  return err instanceof StatusError && (err.status.details?.causes ?? []).some((c) => c.reason === type);
+}
+
+/** `err` itself when it is an Error, else an Error carrying its string form (for rethrowing unknowns). */
+export function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * One error standing for several (utilerrors.NewAggregate): undefined for none, the error itself for
+ * one, else an AggregateError whose message is `[msg1, msg2]`.
+ */
+export function aggregateErrors(errs: readonly unknown[]): Error | undefined {
+  if (errs.length === 0) return undefined;
+  if (errs.length === 1) return toError(errs[0]);
+  const msgs = errs.map((e) => (e instanceof Error ? e.message : String(e)));
+  return new AggregateError(errs, `[${msgs.join(', ')}]`);
+}
+
+/** Name of the pod index by controller UID (`PodControllerUIDIndex`); orphans are under {@link ORPHAN_POD_INDEX_KEY}. */
+export const POD_CONTROLLER_UID_INDEX = 'podControllerUID';
+/** Indexed value of pods without a controller (`OrphanPodIndexKey`). */
+export const ORPHAN_POD_INDEX_KEY = '_ORPHAN_POD';
+
+/** Index names already added per informer, so several controllers sharing an informer add each once. */
+const addedIndexers = new WeakMap<object, Set<string>>();
+
+/**
+ * Adds index `name` computed by `fn` to `informer` unless it was added through this function before
+ * (cache.Indexer rejects a name twice; controllers sharing a factory ask for the same indices).
+ */
+export function addIndexerOnce<T>(informer: { addIndexers(indexers: Record<string, (obj: T) => string[]>): void }, name: string, fn: (obj: T) => string[]): void {
+  let names = addedIndexers.get(informer);
+  if (!names) {
+    names = new Set();
+    addedIndexers.set(informer, names);
+  }
+  if (names.has(name)) return;
+  informer.addIndexers({ [name]: fn });
+  names.add(name);
+}
+
+/**
+ * `AddPodControllerUIDIndexer`: indexes `podInformer`'s cache by the pods' controller UID (orphans
+ * under {@link ORPHAN_POD_INDEX_KEY}).
+ */
+export function addPodControllerUIDIndexer(podInformer: { addIndexers(indexers: Record<string, (pod: Pod) => string[]>): void }): void {
+  addIndexerOnce<Pod>(podInformer, POD_CONTROLLER_UID_INDEX, (pod) => {
+    const ref = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
+    return [ref ? ref.uid : ORPHAN_POD_INDEX_KEY];
+  });
+}
+
+/**
+ * `FilterPodsByOwner`: the pods of `owner`'s namespace that it controls, plus (with
+ * `includeOrphanedPods`) the orphans, read from the {@link POD_CONTROLLER_UID_INDEX} index: O(owned +
+ * orphans) instead of a scan of the namespace.
+ */
+export function filterPodsByOwner(
+  podIndexer: { byIndex(indexName: string, indexedValue: string): Pod[] },
+  owner: MetaObject,
+  includeOrphanedPods: boolean,
+): Pod[] {
+  const ns = owner.metadata?.namespace ?? '';
+  const keys = [owner.metadata?.uid ?? ''];
+  if (includeOrphanedPods) keys.push(ORPHAN_POD_INDEX_KEY);
+  const result: Pod[] = [];
+  for (const key of keys) {
+    for (const pod of podIndexer.byIndex(POD_CONTROLLER_UID_INDEX, key)) {
+      if ((pod.metadata?.namespace ?? '') === ns) result.push(pod);
+    }
+  }
+  return result;
+}

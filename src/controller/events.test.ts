@@ -1,0 +1,91 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { newClientset } from '../client/index.js';
+import { FakeTransport } from '../client/fake/index.js';
+import { newForbidden } from '../machinery/errors/index.js';
+import { FakeClock, flushAsync } from '../util/clock/index.js';
+import { EventRecorder } from './events.js';
+import { silentLogger } from './framework.js';
+
+const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'ns', uid: 'u1', resourceVersion: '7' } };
+
+function setup() {
+  const clock = new FakeClock();
+  const transport = new FakeTransport({ clock });
+  const client = newClientset(transport);
+  const recorder = new EventRecorder(client, { component: 'replicaset-controller', clock, logger: silentLogger });
+  const events = async () => (await client.core.events('ns').list()).items;
+  return { clock, transport, recorder, events };
+}
+
+describe('EventRecorder', () => {
+  test('writes a core/v1 Event with the upstream shape', async () => {
+    const { recorder, events } = setup();
+    recorder.event(rs, 'Normal', 'SuccessfulCreate', 'Created pod: web-abcde');
+    await recorder.flush();
+    const [e] = await events();
+    assert.ok(e);
+    assert.match(e.metadata.name ?? '', /^web\.[0-9a-f]+$/);
+    assert.deepEqual(e.involvedObject, { kind: 'ReplicaSet', namespace: 'ns', name: 'web', uid: 'u1', apiVersion: 'apps/v1', resourceVersion: '7' });
+    assert.deepEqual([e.type, e.reason, e.message, e.count, e.source?.component, e.reportingComponent], ['Normal', 'SuccessfulCreate', 'Created pod: web-abcde', 1, 'replicaset-controller', 'replicaset-controller']);
+    assert.equal(e.firstTimestamp, '2025-01-01T00:00:00Z');
+    assert.equal(e.lastTimestamp, e.firstTimestamp);
+  });
+
+  test('an identical event patches count and lastTimestamp', async () => {
+    const { clock, transport, recorder, events } = setup();
+    recorder.event(rs, 'Warning', 'FailedCreate', 'Error creating: quota');
+    clock.step(60_000);
+    recorder.event(rs, 'Warning', 'FailedCreate', 'Error creating: quota');
+    recorder.event(rs, 'Warning', 'FailedCreate', 'Error creating: quota');
+    await recorder.flush();
+    const list = await events();
+    assert.equal(list.length, 1);
+    assert.equal(list[0]?.count, 3);
+    assert.equal(list[0]?.firstTimestamp, '2025-01-01T00:00:00Z');
+    assert.equal(list[0]?.lastTimestamp, '2025-01-01T00:01:00Z');
+    const writes = transport.actions.filter((a) => a.resource === 'events' && a.verb !== 'list').map((a) => a.verb);
+    assert.deepEqual(writes, ['create', 'patch', 'patch']);
+  });
+
+  test('the 10th distinct message for one reason is combined', async () => {
+    const { recorder, events } = setup();
+    for (let i = 0; i < 12; i++) recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: p${i}`);
+    await recorder.flush();
+    const list = await events();
+    const combined = list.filter((e) => e.message?.startsWith('(combined from similar events): '));
+    assert.equal(list.length, 10, '9 individual + 1 combined');
+    assert.equal(combined.length, 1);
+    assert.equal(combined[0]?.count, 3);
+    assert.equal(combined[0]?.message, '(combined from similar events): Created pod: p11');
+  });
+
+  test('spam filter: 25 events per object, then 1 per 5 minutes', async () => {
+    const { clock, recorder, events } = setup();
+    for (let i = 0; i < 30; i++) recorder.event(rs, 'Normal', `Reason${i}`, 'm');
+    await recorder.flush();
+    assert.equal((await events()).length, 25);
+    clock.step(300_000);
+    recorder.event(rs, 'Normal', 'Late1', 'm');
+    recorder.event(rs, 'Normal', 'Late2', 'm');
+    await recorder.flush();
+    assert.equal((await events()).length, 26);
+  });
+
+  test('transport errors are retried after 10 s; server rejections are dropped', async () => {
+    const { clock, transport, recorder, events } = setup();
+    let failures = 1;
+    transport.prependReactor('create', 'events', () => (failures-- > 0 ? { handled: true, error: new Error('connection reset') } : { handled: false }));
+    recorder.event(rs, 'Normal', 'Retried', 'm');
+    await flushAsync();
+    assert.equal((await events()).length, 0);
+    await clock.stepAsync(10_000);
+    await recorder.flush();
+    assert.deepEqual((await events()).map((e) => e.reason), ['Retried']);
+
+    transport.prependReactor('create', 'events', () => ({ handled: true, error: newForbidden({ group: '', resource: 'events' }, 'e', 'no') }));
+    recorder.event(rs, 'Normal', 'Rejected', 'm');
+    await recorder.flush();
+    assert.deepEqual((await events()).map((e) => e.reason), ['Retried']);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The worker loop every controller shares: take a key from the work queue, run the controller's sync
+ * handler on it, and map the outcome to queue calls in exactly one place.
+ *
+ * Follows replica_set.go `worker`/`processNextWorkItem` and deployment_controller.go `handleErr`
+ * (kubernetes/kubernetes pkg/controller), with controller-runtime's `reconcileHandler` result switch
+ * (sigs.k8s.io/controller-runtime pkg/internal/controller/controller.go):
+ *
+ * | sync outcome                         | queue calls                                   |
+ * |--------------------------------------|-----------------------------------------------|
+ * | resolved, no `requeueAfter`          | `forget(key)`                                 |
+ * | resolved with `{requeueAfter: ms}`   | `forget(key)`, `addAfter(key, ms)`            |
+ * | threw {@link TerminalError}          | `forget(key)` + error log (no retry)          |
+ * | threw, fewer than maxRetries retries | `addRateLimited(key)` + error log             |
+ * | threw, maxRetries retries done       | `forget(key)` + "dropping … out of the queue" |
+ *
+ * and always `done(key)` afterwards. Controllers never call `forget` themselves.
+ */
+import type { RateLimitingQueue } from '../workqueue/index.js';
+import { errorMessage } from '../machinery/errors/index.js';
+
+/** What a sync handler may ask for: `{requeueAfter: ms}` to be synced again after that delay. */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- lets handlers that never requeue simply not return
+export type SyncResult = { requeueAfter?: number } | undefined | void;
+
+/** Minimal structured logger (pino's `info(obj, msg)` / `error(obj, msg)` shape). */
+export interface Logger {
+  info(obj: Record<string, unknown>, msg: string): void;
+  error(obj: Record<string, unknown>, msg: string): void;
+}
+
+/** A logger that writes error lines to stderr and drops info lines; the default when none is given. */
+export const stderrLogger: Logger = {
+  info() {},
+  error(obj, msg) {
+    process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
+  },
+};
+
+/** A logger that discards everything (tests that expect errors). */
+export const silentLogger: Logger = { info() {}, error() {} };
+
+/**
+ * An error a sync handler throws when retrying cannot help (e.g. an invalid spec): the key is
+ * forgotten instead of requeued (controller-runtime `reconcile.TerminalError`).
+ */
+export class TerminalError extends Error {
+  override readonly name = 'TerminalError';
+}
+
+/** Options of {@link runWorkers}. */
+export interface RunWorkersOptions {
+  /** Controller name for log lines, e.g. `replicaset`. */
+  name: string;
+  /**
+   * Retries after which a failing key is dropped (deployment_controller.go `maxRetries = 15`): the
+   * key is requeued while `queue.numRequeues(key) < maxRetries`. Unset: retry forever (RS controller).
+   */
+  maxRetries?: number;
+  logger?: Logger;
+  /** Aborting it shuts the queue down; the workers then drain what is queued and exit. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one item through the handler (`processNextWorkItem`). Resolves false once the queue is shut
+ * down and empty, true otherwise. Never rejects: handler failures go to the queue and the log.
+ */
+export async function processNextWorkItem(
+  queue: RateLimitingQueue,
+  syncHandler: (key: string) => Promise<SyncResult>,
+  opts: Omit<RunWorkersOptions, 'signal'>,
+): Promise<boolean> {
+  const next = await queue.get();
+  if (next.shutdown) return false;
+  const key = next.item;
+  const logger = opts.logger ?? stderrLogger;
+  try {
+    const result = await syncHandler(key);
+    queue.forget(key);
+    if (result && result.requeueAfter !== undefined) queue.addAfter(key, result.requeueAfter);
+  } catch (err) {
+    if (err instanceof TerminalError) {
+      queue.forget(key);
+      logger.error({ controller: opts.name, key, err: errorMessage(err) }, 'Terminal error syncing, not retrying');
+    } else if (opts.maxRetries !== undefined && queue.numRequeues(key) >= opts.maxRetries) {
+      queue.forget(key);
+      logger.error({ controller: opts.name, key, err: errorMessage(err) }, 'Dropping key out of the queue');
+    } else {
+      queue.addRateLimited(key);
+      logger.error({ controller: opts.name, key, err: errorMessage(err) }, 'Error syncing, requeuing');
+    }
+  } finally {
+    queue.done(key);
+  }
+  return true;
+}
+
+/**
+ * Starts `workers` concurrent loops of {@link processNextWorkItem} and resolves when all of them have
+ * exited, i.e. after the queue was shut down (by `opts.signal` or by the caller) and drained.
+ */
+export async function runWorkers(
+  queue: RateLimitingQueue,
+  workers: number,
+  syncHandler: (key: string) => Promise<SyncResult>,
+  opts: RunWorkersOptions,
+): Promise<void> {
+  const { signal, ...itemOpts } = opts;
+  if (signal) {
+    if (signal.aborted) queue.shutDown();
+    else signal.addEventListener('abort', () => queue.shutDown(), { once: true });
+  }
+  const worker = async (): Promise<void> => {
+    while (await processNextWorkItem(queue, syncHandler, itemOpts)) {
+      // keep going until shutdown
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, workers) }, () => worker()));
+}

@@ -1,0 +1,131 @@
+/**
+ * Pure parts of the ReplicaSet controller (status, conditions, choice of pods to delete) and the status
+ * write. Follows kubernetes/kubernetes pkg/controller/replicaset/replica_set_utils.go
+ * (`calculateStatus`, `updateReplicaSetStatus`, `NewReplicaSetCondition`, `SetCondition`,
+ * `RemoveCondition`) and replica_set.go (`getPodsToDelete`, `getPodsRankedByRelatedPodsOnSameNode`).
+ */
+import type { Pod, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from '../../api/index.js';
+import type { ResourceClient } from '../../client/index.js';
+import { errorMessage } from '../../machinery/errors/index.js';
+import { selectorFromSet } from '../../machinery/labels/index.js';
+import { semanticDeepEqual } from '../../machinery/meta/index.js';
+import { formatTime } from '../../util/clock/index.js';
+import { compareActivePodsWithRanks, isPodActive, isPodAvailable, isPodReady, specReplicas } from '../controller-utils.js';
+
+/** Condition type set while creating or deleting pods fails. */
+export const REPLICA_FAILURE = 'ReplicaFailure';
+/** How many times a conflicting status write is retried after re-reading the ReplicaSet. */
+export const STATUS_UPDATE_RETRIES = 1;
+
+/** `NewReplicaSetCondition`, with lastTransitionTime `now` (ms). */
+export function newReplicaSetCondition(type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string, now: number): ReplicaSetCondition {
+  return { type, status, lastTransitionTime: formatTime(now), reason, message };
+}
+
+/** `GetCondition`. */
+export function getCondition(status: ReplicaSetStatus | undefined, type: string): ReplicaSetCondition | undefined {
+  return status?.conditions?.find((c) => c.type === type);
+}
+
+/** `SetCondition`: replaces the condition of that type unless status and reason are unchanged. Mutates `status`. */
+export function setCondition(status: ReplicaSetStatus, condition: ReplicaSetCondition): void {
+  const current = getCondition(status, condition.type);
+  if (current && current.status === condition.status && current.reason === condition.reason) return;
+  status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== condition.type), condition];
+}
+
+/** `RemoveCondition`. Mutates `status`; an emptied list is dropped (omitempty). */
+export function removeCondition(status: ReplicaSetStatus, type: string): void {
+  const rest = (status.conditions ?? []).filter((c) => c.type !== type);
+  if (rest.length > 0) status.conditions = rest;
+  else delete status.conditions;
+}
+
+/**
+ * `calculateStatus`: counts over the RS's active, claimed pods — `replicas` (all), `fullyLabeledReplicas`
+ * (labels ⊇ template labels), `readyReplicas`, `availableReplicas` (ready for more than
+ * `minReadySeconds` at `now` ms) — and the ReplicaFailure condition: set (FailedCreate when pods are
+ * missing, FailedDelete when there are too many) when `manageReplicasErr` is defined and no such
+ * condition exists, removed after an error-free sync. `observedGeneration` is left as it was; the
+ * write sets it.
+ */
+export function calculateStatus(rs: ReplicaSet, filteredPods: readonly Pod[], manageReplicasErr: unknown, now: number): ReplicaSetStatus {
+  const newStatus: ReplicaSetStatus = { ...(rs.status ?? { replicas: 0 }) };
+  const templateLabels = selectorFromSet(rs.spec?.template?.metadata?.labels);
+  const minReadySeconds = rs.spec?.minReadySeconds ?? 0;
+  let fullyLabeled = 0;
+  let ready = 0;
+  let available = 0;
+  for (const pod of filteredPods) {
+    if (templateLabels.matches(pod.metadata?.labels)) fullyLabeled++;
+    if (isPodReady(pod)) {
+      ready++;
+      if (isPodAvailable(pod, minReadySeconds, now)) available++;
+    }
+  }
+  const failure = getCondition(rs.status, REPLICA_FAILURE);
+  if (manageReplicasErr !== undefined && !failure) {
+    const diff = filteredPods.length - specReplicas(rs);
+    const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
+    setCondition(newStatus, newReplicaSetCondition(REPLICA_FAILURE, 'True', reason, errorMessage(manageReplicasErr), now));
+  } else if (manageReplicasErr === undefined && failure) {
+    removeCondition(newStatus, REPLICA_FAILURE);
+  }
+  newStatus.replicas = filteredPods.length;
+  newStatus.fullyLabeledReplicas = fullyLabeled;
+  newStatus.readyReplicas = ready;
+  newStatus.availableReplicas = available;
+  return newStatus;
+}
+
+/** True when writing `newStatus` would change nothing (the comparison of updateReplicaSetStatus). */
+export function replicaSetStatusUnchanged(rs: ReplicaSet, newStatus: ReplicaSetStatus): boolean {
+  const s = rs.status;
+  return (
+    (s?.replicas ?? 0) === newStatus.replicas &&
+    (s?.fullyLabeledReplicas ?? 0) === (newStatus.fullyLabeledReplicas ?? 0) &&
+    (s?.readyReplicas ?? 0) === (newStatus.readyReplicas ?? 0) &&
+    (s?.availableReplicas ?? 0) === (newStatus.availableReplicas ?? 0) &&
+    (rs.metadata?.generation ?? 0) === (s?.observedGeneration ?? 0) &&
+    semanticDeepEqual(s?.conditions ?? [], newStatus.conditions ?? [])
+  );
+}
+
+/**
+ * `updateReplicaSetStatus`: PUTs `/status` with `newStatus` and `observedGeneration = generation`,
+ * unless nothing changed. On failure it re-GETs the ReplicaSet and tries once more
+ * ({@link STATUS_UPDATE_RETRIES}). Returns the written (or unchanged) ReplicaSet; throws the last error.
+ */
+export async function updateReplicaSetStatus(client: ResourceClient<ReplicaSet>, rs: ReplicaSet, newStatus: ReplicaSetStatus): Promise<ReplicaSet> {
+  if (replicaSetStatusUnchanged(rs, newStatus)) return rs;
+  const status: ReplicaSetStatus = { ...newStatus, observedGeneration: rs.metadata?.generation ?? 0 };
+  let current = rs;
+  for (let i = 0; ; i++) {
+    try {
+      return await client.updateStatus({ ...current, status });
+    } catch (err) {
+      if (i >= STATUS_UPDATE_RETRIES) throw err;
+    }
+    current = await client.get(current.metadata?.name ?? '');
+  }
+}
+
+/**
+ * `getPodsToDelete`: the first `diff` pods of `filteredPods` in deletion order. When fewer than all
+ * are deleted, pods are ranked by {@link compareActivePodsWithRanks} with rank = number of active
+ * `relatedPods` (pods of ReplicaSets with the same controller, e.g. a Deployment's other RSes) on the
+ * pod's node, so scale-down first removes pods that share a node with a sibling ("doubled up").
+ * `now` (ms) anchors the log-scale age buckets.
+ */
+export function getPodsToDelete(filteredPods: readonly Pod[], relatedPods: readonly Pod[], diff: number, now: number): Pod[] {
+  if (diff >= filteredPods.length) return filteredPods.slice(0, diff);
+  const podsOnNode = new Map<string, number>();
+  for (const pod of relatedPods) {
+    if (!isPodActive(pod)) continue;
+    const node = pod.spec?.nodeName ?? '';
+    podsOnNode.set(node, (podsOnNode.get(node) ?? 0) + 1);
+  }
+  const ranked = filteredPods.map((pod) => ({ pod, rank: podsOnNode.get(pod.spec?.nodeName ?? '') ?? 0 }));
+  ranked.sort((a, b) => compareActivePodsWithRanks(a.pod, b.pod, a.rank, b.rank, now));
+  return ranked.slice(0, diff).map((r) => r.pod);
+}

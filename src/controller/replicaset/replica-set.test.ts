@@ -1,0 +1,202 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeObject, Pod, ReplicaSet } from '../../api/index.js';
+import { newClientset } from '../../client/index.js';
+import { FakeTransport } from '../../client/fake/index.js';
+import { SharedInformerFactory } from '../../informers/index.js';
+import { FakeClock, formatTime } from '../../util/clock/index.js';
+import { EventRecorder } from '../events.js';
+import { silentLogger } from '../framework.js';
+import { FakePodControl } from '../pod-control.js';
+import { ReplicaSetController } from './replica-set-controller.js';
+import { calculateStatus, getPodsToDelete } from './replica-set-utils.js';
+
+const T0 = Date.UTC(2025, 0, 1);
+
+function newRS(name: string, replicas: number, extra: { minReadySeconds?: number; owner?: string } = {}): ReplicaSet {
+  const rs: ReplicaSet = {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name, namespace: 'ns', uid: `${name}-uid`, generation: 1, labels: { app: 'web' } },
+    spec: {
+      replicas,
+      minReadySeconds: extra.minReadySeconds ?? 0,
+      selector: { matchLabels: { app: 'web', rs: name } },
+      template: { metadata: { labels: { app: 'web', rs: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+    },
+  };
+  if (extra.owner) rs.metadata = { ...rs.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: extra.owner, controller: true }] };
+  return rs;
+}
+
+/** A pod of `rs`; ready since `readyAgoS` seconds before `now` unless undefined. */
+function newPod(name: string, rs: ReplicaSet | undefined, o: { readyAgoS?: number; node?: string; labels?: Record<string, string>; now?: number } = {}): Pod {
+  const now = o.now ?? T0;
+  const p: Pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'ns',
+      uid: `${name}-uid`,
+      resourceVersion: '1',
+      creationTimestamp: formatTime(now - 3600_000),
+      labels: o.labels ?? rs?.spec?.template?.metadata?.labels ?? {},
+    },
+    spec: { containers: [{ name: 'c' }], nodeName: o.node ?? 'n1' },
+    status: {
+      phase: 'Running',
+      conditions: [o.readyAgoS === undefined ? { type: 'Ready', status: 'False' } : { type: 'Ready', status: 'True', lastTransitionTime: formatTime(now - o.readyAgoS * 1000) }],
+    },
+  };
+  if (rs) p.metadata = { ...p.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true }] };
+  return p;
+}
+
+function setup(objs: { rss?: ReplicaSet[]; pods?: Pod[]; burstReplicas?: number } = {}) {
+  const clock = new FakeClock(T0);
+  const transport = new FakeTransport({ clock, objects: [...(objs.rss ?? [])] as KubeObject[] });
+  const client = newClientset(transport);
+  const informers = new SharedInformerFactory(client, { clock });
+  const podControl = new FakePodControl();
+  const recorder = new EventRecorder(client, { component: 'replicaset-controller', clock, logger: silentLogger });
+  const rsc = new ReplicaSetController({ client, informers, clock, podControl, recorder, logger: silentLogger, burstReplicas: objs.burstReplicas });
+  // Seed the caches directly, as upstream's tests write into the informers' indexers.
+  for (const rs of objs.rss ?? []) informers.replicaSets().getIndexer().add(rs);
+  for (const p of objs.pods ?? []) informers.pods().getIndexer().add(p);
+  const statusOf = async (name: string) => (await client.apps.replicaSets('ns').get(name)).status;
+  return { clock, transport, client, informers, podControl, rsc, statusOf };
+}
+
+describe('calculateStatus', () => {
+  test('counts replicas, fully labeled, ready and available (minReadySeconds)', () => {
+    const rs = newRS('a', 3, { minReadySeconds: 10 });
+    const pods = [
+      newPod('p1', rs, { readyAgoS: 20 }),
+      newPod('p2', rs, { readyAgoS: 5 }),
+      newPod('p3', rs, { labels: { app: 'web' } }),
+    ];
+    const s = calculateStatus(rs, pods, undefined, T0);
+    assert.deepEqual([s.replicas, s.fullyLabeledReplicas, s.readyReplicas, s.availableReplicas], [3, 2, 2, 1]);
+    assert.equal(calculateStatus(rs, pods, undefined, T0 + 6000).availableReplicas, 2);
+    assert.equal(calculateStatus({ ...rs, spec: { ...rs.spec!, minReadySeconds: 0 } }, pods, undefined, T0).availableReplicas, 2);
+  });
+
+  test('ReplicaFailure: FailedCreate / FailedDelete on error, removed after a clean sync', () => {
+    const rs = newRS('a', 3);
+    const short = calculateStatus(rs, [newPod('p1', rs)], new Error('quota exceeded'), T0);
+    assert.deepEqual(short.conditions, [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'quota exceeded', lastTransitionTime: '2025-01-01T00:00:00Z' }]);
+    const many = calculateStatus(newRS('a', 0), [newPod('p1', rs)], new Error('x'), T0);
+    assert.equal(many.conditions?.[0]?.reason, 'FailedDelete');
+    const failed = { ...rs, status: short };
+    assert.deepEqual(calculateStatus(failed, [newPod('p1', rs)], new Error('again'), T0).conditions, short.conditions, 'kept, not replaced');
+    assert.equal(calculateStatus(failed, [newPod('p1', rs)], undefined, T0).conditions, undefined);
+  });
+});
+
+describe('getPodsToDelete', () => {
+  test('deletes all without ranking when diff covers them', () => {
+    const rs = newRS('a', 0);
+    const pods = [newPod('p1', rs), newPod('p2', rs)];
+    assert.deepEqual(getPodsToDelete(pods, [], 2, T0), pods);
+  });
+
+  test('ranks by readiness, then by related pods on the same node', () => {
+    const rs = newRS('a', 0);
+    const sibling = newRS('b', 0);
+    const pods = [newPod('ready-n1', rs, { readyAgoS: 100, node: 'n1' }), newPod('ready-n2', rs, { readyAgoS: 100, node: 'n2' }), newPod('unready', rs, { node: 'n1' })];
+    const related = [...pods, newPod('s1', sibling, { node: 'n2' }), newPod('s2', sibling, { node: 'n2' })];
+    assert.deepEqual(getPodsToDelete(pods, related, 2, T0).map((p) => p.metadata?.name), ['unready', 'ready-n2']);
+  });
+});
+
+describe('syncReplicaSet', () => {
+  test('creates the missing pods, raises expectations, writes status', async () => {
+    const rs = newRS('a', 5);
+    const { rsc, podControl, statusOf } = setup({ rss: [rs], pods: [newPod('p1', rs), newPod('p2', rs)] });
+    await rsc.syncHandler('ns/a');
+    assert.equal(podControl.templates.length, 3);
+    assert.deepEqual(podControl.controllerRefs[0], { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'a-uid', controller: true, blockOwnerDeletion: true });
+    assert.equal(rsc.expectations.satisfiedExpectations('ns/a'), false);
+    const status = await statusOf('a');
+    assert.deepEqual([status?.replicas, status?.observedGeneration], [2, 1]);
+    // Until the creations are observed, a second sync does not act again.
+    await rsc.syncHandler('ns/a');
+    assert.equal(podControl.templates.length, 3);
+  });
+
+  test('creates at most burstReplicas per sync', async () => {
+    const { rsc, podControl } = setup({ rss: [newRS('a', 10)], burstReplicas: 3 });
+    await rsc.syncHandler('ns/a');
+    assert.equal(podControl.templates.length, 3);
+  });
+
+  test('slow start stops at the first failing batch and lowers expectations for the skipped pods', async () => {
+    const { rsc, podControl, statusOf } = setup({ rss: [newRS('a', 10)] });
+    podControl.createLimit = 3;
+    await assert.rejects(rsc.syncHandler('ns/a'), /limit 3 already reached/);
+    // batches 1, 2, 4: the third batch fails, the last 3 pods are never attempted
+    assert.deepEqual([podControl.createCallCount, podControl.templates.length], [7, 3]);
+    assert.deepEqual({ ...rsc.expectations.getExpectations('ns/a'), timestamp: 0 }, { add: 3, del: 0, timestamp: 0 });
+    const status = await statusOf('a');
+    assert.equal(status?.conditions?.[0]?.reason, 'FailedCreate');
+  });
+
+  test('deletes the surplus, not-ready pods first, tracking their keys', async () => {
+    const rs = newRS('a', 2);
+    const pods = [newPod('r1', rs, { readyAgoS: 50 }), newPod('u1', rs), newPod('r2', rs, { readyAgoS: 50 }), newPod('u2', rs)];
+    const { rsc, podControl } = setup({ rss: [rs], pods });
+    await rsc.syncHandler('ns/a');
+    assert.deepEqual(podControl.deletePodNames.sort(), ['u1', 'u2']);
+    assert.deepEqual([...(rsc.expectations.getUIDs('ns/a') ?? [])].sort(), ['ns/u1', 'ns/u2']);
+  });
+
+  test('requeues after minReadySeconds while ready pods are not yet available', async () => {
+    const rs = newRS('a', 1, { minReadySeconds: 30 });
+    const { rsc } = setup({ rss: [rs], pods: [newPod('p1', rs, { readyAgoS: 1 })] });
+    assert.deepEqual(await rsc.syncHandler('ns/a'), { requeueAfter: 30_000 });
+  });
+
+  test('adopts a matching orphan instead of creating a pod', async () => {
+    const rs = newRS('a', 1);
+    const { rsc, podControl } = setup({ rss: [rs], pods: [newPod('orphan', undefined, { labels: { app: 'web', rs: 'a' } })] });
+    await rsc.syncHandler('ns/a');
+    assert.equal(podControl.templates.length, 0);
+    assert.equal(podControl.patches.length, 1);
+  });
+
+  test('a deleted ReplicaSet clears its expectations', async () => {
+    const { rsc } = setup();
+    rsc.expectations.expectCreations('ns/gone', 3);
+    await rsc.syncHandler('ns/gone');
+    assert.equal(rsc.expectations.getExpectations('ns/gone'), undefined);
+  });
+});
+
+describe('event handlers', () => {
+  test('pod add lowers the owner expectations; orphans enqueue matching ReplicaSets', async () => {
+    const rs = newRS('a', 1);
+    const clock = new FakeClock(T0);
+    const transport = new FakeTransport({ clock, objects: [rs] as KubeObject[] });
+    const client = newClientset(transport);
+    const informers = new SharedInformerFactory(client, { clock });
+    const rsc = new ReplicaSetController({ client, informers, clock, podControl: new FakePodControl(), logger: silentLogger });
+    informers.start();
+    await informers.waitForCacheSync();
+    while (rsc.queue.len() > 0) {
+      const next = await rsc.queue.get();
+      if (!next.shutdown) rsc.queue.done(next.item);
+    }
+    rsc.expectations.expectCreations('ns/a', 1);
+    await client.core.pods('ns').create(newPod('p', rs));
+    await clock.stepAsync(0);
+    assert.equal(rsc.expectations.satisfiedExpectations('ns/a'), true);
+    assert.equal(rsc.queue.len(), 1);
+    const next = await rsc.queue.get();
+    if (!next.shutdown) rsc.queue.done(next.item);
+    await client.core.pods('ns').create(newPod('orphan', undefined, { labels: { app: 'web', rs: 'a' } }));
+    await clock.stepAsync(0);
+    assert.equal(rsc.queue.len(), 1);
+    informers.shutdown();
+  });
+});
