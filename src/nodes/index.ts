@@ -1,0 +1,26 @@
+/** Simulated nodes (kwok-style): node registration and adoption, leases, stage-driven pod lifecycles. */
+export { NodeSimulator, SIMULATED_ANNOTATION, type NodeSimulatorOptions, type NodeSpecInput } from './simulator.js';
+export {
+  defaultStages,
+  healthyNodeConditions,
+  imageRepository,
+  nodeHeartbeatStage,
+  nodeInitializeStage,
+  podCompleteStage,
+  podDeleteStage,
+  podReadyStage,
+  simulatedNodeStatus,
+  DEFAULT_NODE_CAPACITY,
+  KUBELET_VERSION,
+  type AnyStage,
+  type DefaultStageOptions,
+  type NodeStage,
+  type PodStage,
+  type SimulatedNodeInfo,
+  type Stage,
+  type StageContext,
+  type StageResult,
+} from './stages.js';
+export { NodeLeaseController, NODE_LEASE_DURATION_SECONDS, NODE_LEASE_NAMESPACE, NODE_LEASE_RENEW_INTERVAL_MS } from './node-lease.js';
+export { PodIPPool, nodeInternalIP, nodePodCIDR } from './ip-allocator.js';
+export { StageEngine, type StageEngineOptions } from './stage-engine.js';

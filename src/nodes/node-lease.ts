@@ -1,0 +1,143 @@
+/**
+ * Node heartbeats through Leases: one `coordination.k8s.io/v1` Lease per simulated node in
+ * `kube-node-lease`, named after the node, `holderIdentity` = node name, `leaseDurationSeconds` 40,
+ * owned by the Node, its `renewTime` (MicroTime) renewed every 10 s — the kubelet's defaults
+ * (pkg/kubelet/apis/config/v1beta1/defaults.go `nodeLeaseDurationSeconds: 40`; pkg/kubelet/kubelet.go
+ * renew interval = 0.25 × duration) and kwok's node lease controller.
+ *
+ * All leases are renewed by one clock timer per interval, with bounded concurrency, from the last
+ * Lease this controller wrote (as the kubelet's lease controller keeps `latestLease`); a conflict or
+ * a missing lease falls back to GET/create.
+ */
+import type { Lease } from '../api/index.js';
+import type { Clientset } from '../client/index.js';
+import type { Logger } from '../controller/framework.js';
+import { errorMessage, isAlreadyExists, isConflict, isNotFound } from '../machinery/errors/index.js';
+import { formatMicroTime, type Clock, type Timer } from '../util/clock/index.js';
+
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+export const NODE_LEASE_DURATION_SECONDS = 40;
+/** 0.25 × 40 s. */
+export const NODE_LEASE_RENEW_INTERVAL_MS = 10_000;
+
+export interface NodeLeaseControllerOptions {
+  client: Clientset;
+  clock: Clock;
+  /** Renewals in flight at once (default 32). */
+  parallelism?: number;
+  logger?: Logger;
+}
+
+export class NodeLeaseController {
+  private readonly client: Clientset;
+  private readonly clock: Clock;
+  private readonly parallelism: number;
+  private readonly logger: Logger | undefined;
+  /** node name → Node uid (for the owner reference). */
+  private readonly nodes = new Map<string, string>();
+  /** node name → the Lease as last written. */
+  private readonly latest = new Map<string, Lease>();
+  private timer: Timer | undefined;
+  private running = false;
+
+  constructor(opts: NodeLeaseControllerOptions) {
+    this.client = opts.client;
+    this.clock = opts.clock;
+    this.parallelism = Math.max(1, opts.parallelism ?? 32);
+    this.logger = opts.logger;
+  }
+
+  /** Starts renewing the node's lease (at once, then every interval). */
+  add(nodeName: string, nodeUID: string): void {
+    const known = this.nodes.get(nodeName);
+    this.nodes.set(nodeName, nodeUID);
+    if (known !== nodeUID) {
+      this.latest.delete(nodeName);
+      if (this.running) void this.renewSafely(nodeName);
+    }
+  }
+
+  /** Stops renewing (the lease itself goes with the Node, through its owner reference). */
+  remove(nodeName: string): void {
+    this.nodes.delete(nodeName);
+    this.latest.delete(nodeName);
+  }
+
+  /** Renews every lease now and then every {@link NODE_LEASE_RENEW_INTERVAL_MS} until {@link stop}. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    void this.tick();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.timer?.stop();
+    this.timer = undefined;
+  }
+
+  private async tick(): Promise<void> {
+    const names = [...this.nodes.keys()];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < names.length && this.running) await this.renewSafely(names[next++] as string);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.parallelism, names.length) }, worker));
+    if (this.running) this.timer = this.clock.setTimer(NODE_LEASE_RENEW_INTERVAL_MS, () => void this.tick());
+  }
+
+  private async renewSafely(nodeName: string): Promise<void> {
+    try {
+      await this.renew(nodeName);
+    } catch (err) {
+      this.latest.delete(nodeName);
+      this.logger?.error({ node: nodeName, err: errorMessage(err) }, 'Failed to renew node lease');
+    }
+  }
+
+  /** One renewal; throws StatusError when the API refuses twice. */
+  async renew(nodeName: string): Promise<void> {
+    const uid = this.nodes.get(nodeName);
+    if (uid === undefined) return;
+    const leases = this.client.coordination.leases(NODE_LEASE_NAMESPACE);
+    const renewTime = formatMicroTime(this.clock.now());
+    const cached = this.latest.get(nodeName);
+    if (cached) {
+      try {
+        this.latest.set(nodeName, await leases.update({ ...cached, spec: { ...cached.spec, renewTime } }));
+        return;
+      } catch (err) {
+        if (!isConflict(err) && !isNotFound(err)) throw err;
+      }
+    }
+    let current: Lease | undefined;
+    try {
+      current = await leases.get(nodeName);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    const desired = this.desiredLease(nodeName, uid, renewTime);
+    if (current) {
+      this.latest.set(nodeName, await leases.update({ ...current, metadata: { ...current.metadata, ownerReferences: desired.metadata?.ownerReferences }, spec: desired.spec }));
+      return;
+    }
+    try {
+      this.latest.set(nodeName, await leases.create(desired));
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+  }
+
+  private desiredLease(nodeName: string, nodeUID: string, renewTime: string): Lease {
+    return {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: nodeName,
+        namespace: NODE_LEASE_NAMESPACE,
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid: nodeUID }],
+      },
+      spec: { holderIdentity: nodeName, leaseDurationSeconds: NODE_LEASE_DURATION_SECONDS, renewTime },
+    };
+  }
+}

@@ -1,0 +1,206 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeObject, Node, Pod } from '../api/index.js';
+import { newClientset } from '../client/index.js';
+import { FakeTransport } from '../client/fake/index.js';
+import { SharedInformerFactory } from '../informers/index.js';
+import { newConflict } from '../machinery/errors/index.js';
+import { FakeClock, flushAsync, formatTime, parseTime } from '../util/clock/index.js';
+import { SeededRand } from '../util/random/index.js';
+import { NodeSimulator, SIMULATED_ANNOTATION } from './simulator.js';
+import { defaultStages } from './stages.js';
+
+function boundPod(name: string, nodeName: string, extra: Partial<Pod['metadata']> = {}): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', ...extra },
+    spec: { nodeName, containers: [{ name: 'app', image: 'nginx' }] },
+    status: { phase: 'Pending' },
+  };
+}
+
+function setup(objects: KubeObject[] = [], stageOpts: Parameters<typeof defaultStages>[0] = { podReadyJitterMs: 0 }) {
+  const clock = new FakeClock();
+  const transport = new FakeTransport({ clock, objects });
+  const client = newClientset(transport);
+  const informers = new SharedInformerFactory(client, { clock, rand: new SeededRand(3) });
+  const sim = new NodeSimulator({ client, informers, clock, rand: new SeededRand(9), stages: defaultStages(stageOpts) });
+  const ac = new AbortController();
+  const done = sim.run(ac.signal);
+  const settle = async (pred: () => Promise<boolean>, stepMs = 0) => {
+    for (let i = 0; i < 100; i++) {
+      if (await pred()) return;
+      await clock.stepAsync(stepMs);
+      await flushAsync();
+    }
+    assert.fail('condition not reached');
+  };
+  const pod = (name: string) => client.core.pods('default').get(name);
+  const stop = async () => {
+    ac.abort();
+    await done;
+    informers.shutdown();
+  };
+  return { clock, client, transport, sim, settle, pod, stop };
+}
+
+describe('NodeSimulator', () => {
+  test('addNode registers a Node shaped like a kubelet registration', async () => {
+    const s = setup();
+    await s.sim.addNode({ name: 'n1', labels: { zone: 'a' }, taints: [{ key: 'k', effect: 'NoSchedule' }] });
+    const node = await s.client.core.nodes().get('n1');
+    assert.equal(node.metadata?.annotations?.[SIMULATED_ANNOTATION], 'true');
+    assert.deepEqual(node.metadata?.labels, {
+      'beta.kubernetes.io/arch': 'amd64',
+      'beta.kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'kubernetes.io/hostname': 'n1',
+      'kubernetes.io/os': 'linux',
+      zone: 'a',
+    });
+    assert.deepEqual(node.spec?.taints, [{ key: 'k', effect: 'NoSchedule' }]);
+    assert.equal(node.spec?.podCIDR, '10.128.0.0/24');
+    await s.settle(async () => (await s.client.core.nodes().get('n1')).status?.conditions?.some((c) => c.type === 'Ready') ?? false);
+    const st = (await s.client.core.nodes().get('n1')).status!;
+    assert.deepEqual(st.capacity, { cpu: '32', memory: '256Gi', pods: '110', 'ephemeral-storage': '100Gi' });
+    assert.deepEqual(st.allocatable, st.capacity);
+    const ready = st.conditions?.find((c) => c.type === 'Ready');
+    assert.deepEqual([ready?.status, ready?.reason, ready?.message], ['True', 'KubeletReady', 'kubelet is posting ready status']);
+    assert.deepEqual(
+      st.conditions?.map((c) => [c.type, c.status]),
+      [['MemoryPressure', 'False'], ['DiskPressure', 'False'], ['PIDPressure', 'False'], ['Ready', 'True']],
+    );
+    assert.deepEqual(st.addresses, [{ type: 'InternalIP', address: '10.0.0.2' }, { type: 'Hostname', address: 'n1' }]);
+    assert.equal(st.nodeInfo?.kubeletVersion, 'v1.33.0');
+    assert.match(st.nodeInfo?.containerRuntimeVersion ?? '', /^kubeplane:\/\//);
+    assert.equal(st.nodeInfo?.operatingSystem, 'linux');
+    assert.equal(st.nodeInfo?.architecture, 'amd64');
+    await s.stop();
+  });
+
+  test('keeps a Lease per node and renews it every 10 s of clock time', async () => {
+    const s = setup();
+    await s.sim.addNode({ name: 'n1' });
+    const leases = s.client.coordination.leases('kube-node-lease');
+    const lease = async () => leases.get('n1').catch(() => undefined);
+    await s.settle(async () => (await lease()) !== undefined);
+    const node = await s.client.core.nodes().get('n1');
+    const first = (await lease())!;
+    assert.equal(first.spec?.holderIdentity, 'n1');
+    assert.equal(first.spec?.leaseDurationSeconds, 40);
+    assert.match(first.spec?.renewTime ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    assert.deepEqual(first.metadata?.ownerReferences, [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: node.metadata?.uid }]);
+    const t0 = parseTime(first.spec?.renewTime)!;
+    await s.clock.stepAsync(9_999);
+    assert.equal((await lease())?.spec?.renewTime, first.spec?.renewTime);
+    await s.clock.stepAsync(1);
+    await s.settle(async () => parseTime((await lease())?.spec?.renewTime) === t0 + 10_000);
+    await s.clock.stepAsync(10_000);
+    await s.settle(async () => parseTime((await lease())?.spec?.renewTime) === t0 + 20_000);
+    await s.stop();
+  });
+
+  test('a bound pod goes Pending → Running/Ready after the stage delay', async () => {
+    const s = setup([boundPod('p', 'n1')] as KubeObject[]);
+    await s.sim.addNode({ name: 'n1' });
+    await s.settle(() => Promise.resolve(s.sim.nodeNames().includes('n1')));
+    await s.clock.stepAsync(499);
+    assert.equal((await s.pod('p')).status?.phase, 'Pending');
+    await s.clock.stepAsync(1);
+    await s.settle(async () => (await s.pod('p')).status?.phase === 'Running');
+    const st = (await s.pod('p')).status!;
+    assert.equal(st.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
+    assert.equal(st.hostIP, '10.0.0.2');
+    assert.equal(st.podIP, '10.128.0.1');
+    assert.equal(st.containerStatuses?.[0]?.ready, true);
+    assert.equal(st.startTime, formatTime(s.clock.now()));
+    await s.stop();
+  });
+
+  test('a status write that conflicts is retried from the latest object', async () => {
+    const s = setup([boundPod('p', 'n1')] as KubeObject[]);
+    let conflicts = 0;
+    s.transport.prependReactor('update', 'pods/status', () => {
+      if (conflicts > 0) return { handled: false };
+      conflicts++;
+      return { handled: true, error: newConflict({ group: '', resource: 'pods' }, 'p') };
+    });
+    await s.sim.addNode({ name: 'n1' });
+    await s.settle(async () => (await s.pod('p')).status?.phase === 'Running', 100);
+    assert.equal(conflicts, 1);
+    await s.stop();
+  });
+
+  test('pods bound to a node that does not exist stay Pending', async () => {
+    const s = setup([boundPod('p', 'ghost')] as KubeObject[]);
+    await s.sim.addNode({ name: 'n1' });
+    await s.clock.stepAsync(10_000);
+    assert.equal((await s.pod('p')).status?.phase, 'Pending');
+    await s.stop();
+  });
+
+  test('a Job pod completes after running', async () => {
+    const job = boundPod('j', 'n1', { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'job', uid: 'job-uid', controller: true }] });
+    const s = setup([job] as KubeObject[]);
+    await s.sim.addNode({ name: 'n1' });
+    await s.settle(async () => (await s.pod('j')).status?.phase === 'Succeeded', 250);
+    const cs = (await s.pod('j')).status?.containerStatuses?.[0];
+    assert.equal(cs?.state?.terminated?.reason, 'Completed');
+    assert.equal(cs?.state?.terminated?.exitCode, 0);
+    await s.stop();
+  });
+
+  test('a terminating pod is removed after its grace period (capped), not before', async () => {
+    const terminating = boundPod('t', 'n1', { deletionTimestamp: '2025-01-01T00:00:02Z', deletionGracePeriodSeconds: 2 });
+    const s = setup([terminating] as KubeObject[], { podReadyJitterMs: 0, podDeleteDelayMs: 60_000 });
+    await s.sim.addNode({ name: 'n1' });
+    await s.settle(() => Promise.resolve(s.sim.nodeNames().includes('n1')));
+    await s.clock.stepAsync(1_999);
+    assert.equal((await s.pod('t')).metadata?.name, 't');
+    await s.clock.stepAsync(1);
+    await s.settle(async () => s.pod('t').then(() => false, () => true));
+    await s.stop();
+  });
+
+  test('a Node created by hand is adopted', async () => {
+    const s = setup();
+    const manual: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'hand', labels: { role: 'x' } } };
+    await s.client.core.nodes().create(manual);
+    await s.settle(async () => {
+      const n = await s.client.core.nodes().get('hand');
+      return n.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True' && n.metadata?.annotations?.[SIMULATED_ANNOTATION] === 'true';
+    });
+    const n = await s.client.core.nodes().get('hand');
+    assert.equal(n.metadata?.labels?.role, 'x');
+    assert.equal(n.metadata?.labels?.['kubernetes.io/hostname'], 'hand');
+    assert.equal(n.status?.capacity?.cpu, '32');
+    await s.settle(async () => s.client.coordination.leases('kube-node-lease').get('hand').then(() => true, () => false));
+    await s.stop();
+  });
+
+  test('a Node with its own Ready condition (a real kubelet) is not adopted', async () => {
+    const real: Node = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'real' },
+      status: { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }] },
+    };
+    const s = setup([real as KubeObject]);
+    await s.clock.stepAsync(20_000);
+    assert.deepEqual(s.sim.nodeNames(), []);
+    await s.stop();
+  });
+
+  test('heartbeats refresh lastHeartbeatTime every 5 minutes', async () => {
+    const s = setup();
+    await s.sim.addNode({ name: 'n1' });
+    const beat = async () => (await s.client.core.nodes().get('n1')).status?.conditions?.find((c) => c.type === 'Ready')?.lastHeartbeatTime;
+    await s.settle(async () => (await beat()) !== undefined);
+    const t0 = parseTime(await beat())!;
+    await s.clock.stepAsync(299_000);
+    assert.equal(parseTime(await beat()), t0);
+    await s.settle(async () => (parseTime(await beat()) ?? 0) >= t0 + 300_000, 1000);
+    await s.stop();
+  });
+});

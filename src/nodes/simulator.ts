@@ -1,0 +1,369 @@
+/**
+ * Simulated nodes: kubelets without containers. The simulator registers Nodes (or adopts Nodes made
+ * by hand), keeps their Leases and status fresh, and moves the pods bound to them through their
+ * lifecycle with stages (stages.ts) — the kwok model (apiserver.md §11.2): everything goes through the
+ * API, as a kubelet's writes would.
+ *
+ * Which nodes are simulated: those this simulator created (annotation `kubeplane.io/simulated: "true"`),
+ * and any Node that appears without a Ready condition (created with kubectl: no kubelet reports
+ * for it); an adopted node gets the annotation and the kubelet's well-known labels.
+ * Pods bound to a node that does not exist, or is not simulated, are left alone (they stay Pending).
+ *
+ * Writes: pod and node status with PUT …/status from the informer's copy, retried on conflict with
+ * the latest copy (a fresh GET when the informer has not caught up); pod removal with
+ * `DELETE gracePeriodSeconds=0` and a uid precondition, as the kubelet's status manager does.
+ */
+import type { KubeObject, Node, Pod, Taint } from '../api/index.js';
+import type { Clientset } from '../client/index.js';
+import { EventRecorder, withTypeMeta } from '../controller/events.js';
+import type { Logger } from '../controller/framework.js';
+import { DeletedFinalStateUnknown, type SharedInformerFactory } from '../informers/index.js';
+import { isConflict, isNotFound } from '../machinery/errors/index.js';
+import type { Clock } from '../util/clock/index.js';
+import { realRand, type Rand } from '../util/random/index.js';
+import { nodeInternalIP, nodePodCIDR, PodIPPool } from './ip-allocator.js';
+import { NodeLeaseController, NODE_LEASE_NAMESPACE } from './node-lease.js';
+import { StageEngine } from './stage-engine.js';
+import {
+  defaultStages,
+  DEFAULT_NODE_CAPACITY,
+  simulatedNodeStatus,
+  type AnyStage,
+  type NodeStage,
+  type PodStage,
+  type SimulatedNodeInfo,
+  type Stage,
+  type StageResult,
+} from './stages.js';
+
+/** Marks Nodes run by a kubeplane simulator. */
+export const SIMULATED_ANNOTATION = 'kubeplane.io/simulated';
+
+export interface NodeSimulatorOptions {
+  client: Clientset;
+  informers: SharedInformerFactory;
+  clock: Clock;
+  /** Stage jitter. Default: real randomness. */
+  rand?: Rand;
+  /** Default: {@link defaultStages}(). */
+  stages?: readonly AnyStage[];
+  /** Concurrent stage workers per resource (default 32). */
+  parallelism?: number;
+  logger?: Logger;
+}
+
+/** What {@link NodeSimulator.addNode} registers. */
+export interface NodeSpecInput {
+  name: string;
+  labels?: Record<string, string>;
+  taints?: Taint[];
+  /** Default {@link DEFAULT_NODE_CAPACITY}; allocatable = capacity. */
+  capacity?: { cpu: string; memory: string; pods: string };
+}
+
+interface SimulatedNode extends SimulatedNodeInfo {
+  uid: string;
+  pods: PodIPPool;
+}
+
+const podKey = (pod: Pod): string => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+const unwrap = <T>(obj: T | DeletedFinalStateUnknown<T>): T => (obj instanceof DeletedFinalStateUnknown ? obj.obj : obj);
+const hasReadyCondition = (node: Node): boolean => (node.status?.conditions ?? []).some((c) => c.type === 'Ready');
+const isTerminal = (pod: Pod): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+/** Conflict retries for one status write. */
+const MAX_WRITE_ATTEMPTS = 5;
+
+/** The labels a kubelet puts on its Node (pkg/kubelet/kubelet_node_status.go `initialNode`). */
+function kubeletLabels(name: string): Record<string, string> {
+  return {
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/hostname': name,
+    'kubernetes.io/os': 'linux',
+  };
+}
+
+export class NodeSimulator {
+  private readonly client: Clientset;
+  private readonly informers: SharedInformerFactory;
+  private readonly clock: Clock;
+  private readonly parallelism: number;
+  private readonly recorder: EventRecorder;
+  private readonly leases: NodeLeaseController;
+  private readonly podEngine: StageEngine<Pod>;
+  private readonly nodeEngine: StageEngine<Node>;
+  /** Simulated nodes by name. */
+  private readonly nodes = new Map<string, SimulatedNode>();
+  /** Pod keys by node name, for every bound pod (so a node adopted later picks its pods up). */
+  private readonly podsByNode = new Map<string, Set<string>>();
+  /** Nodes numbered in order of first sight, for addresses. */
+  private nodeSeq = 0;
+
+  constructor(opts: NodeSimulatorOptions) {
+    this.client = opts.client;
+    this.informers = opts.informers;
+    this.clock = opts.clock;
+    this.parallelism = Math.max(1, opts.parallelism ?? 32);
+    this.recorder = new EventRecorder(opts.client, { component: 'kubelet', clock: opts.clock, logger: opts.logger });
+    this.leases = new NodeLeaseController({ client: opts.client, clock: opts.clock, logger: opts.logger });
+    const stages = opts.stages ?? defaultStages();
+    const rand = opts.rand ?? realRand;
+    const pods = opts.informers.pods();
+    const nodes = opts.informers.nodes();
+    this.podEngine = new StageEngine<Pod>({
+      name: 'pod',
+      stages: stages.filter((s): s is PodStage => s.resource === 'Pod'),
+      clock: opts.clock,
+      rand,
+      get: (key) => pods.lister().get(key),
+      nodeOf: (pod) => (pod.spec?.nodeName ? this.nodes.get(pod.spec.nodeName) : undefined),
+      fire: (pod, stage, node) => this.firePodStage(pod, stage, node as SimulatedNode),
+      logger: opts.logger,
+    });
+    this.nodeEngine = new StageEngine<Node>({
+      name: 'node',
+      stages: stages.filter((s): s is NodeStage => s.resource === 'Node'),
+      clock: opts.clock,
+      rand,
+      get: (key) => nodes.lister().get(key),
+      nodeOf: (node) => this.nodes.get(node.metadata?.name ?? ''),
+      fire: (node, stage, sim) => this.fireNodeStage(node, stage, sim as SimulatedNode),
+      logger: opts.logger,
+    });
+    pods.addEventHandler({
+      add: (pod) => this.onPod(pod),
+      update: (_old, pod) => this.onPod(pod),
+      delete: (obj) => this.onPodDelete(unwrap(obj)),
+    });
+    nodes.addEventHandler({
+      add: (node) => this.onNode(node),
+      update: (_old, node) => this.onNode(node),
+      delete: (obj) => this.onNodeDelete(unwrap(obj)),
+    });
+  }
+
+  /** Names of the nodes this simulator runs. */
+  nodeNames(): string[] {
+    return [...this.nodes.keys()];
+  }
+
+  /**
+   * Registers a Node the way a kubelet does: labels (hostname, os, arch + `spec.labels`), taints,
+   * pod CIDR, and a full healthy status. Throws StatusError (AlreadyExists…).
+   */
+  async addNode(spec: NodeSpecInput): Promise<void> {
+    const n = this.nodeSeq++;
+    const info: SimulatedNodeInfo = { name: spec.name, internalIP: nodeInternalIP(n) };
+    const capacity = { ...DEFAULT_NODE_CAPACITY, ...spec.capacity };
+    const base: Node = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name: spec.name,
+        labels: { ...kubeletLabels(spec.name), ...spec.labels },
+        annotations: { [SIMULATED_ANNOTATION]: 'true', 'node.alpha.kubernetes.io/ttl': '0' },
+      },
+      spec: {
+        podCIDR: nodePodCIDR(n),
+        podCIDRs: [nodePodCIDR(n)],
+        providerID: `kubeplane://${spec.name}`,
+        ...(spec.taints?.length ? { taints: spec.taints } : {}),
+      },
+    };
+    const status = simulatedNodeStatus({ ...base, status: { capacity, allocatable: { ...capacity } } }, info, this.clock.now());
+    await this.client.core.nodes().create({ ...base, status });
+  }
+
+  /** Creates `count` nodes named `<prefix>-<i>` (i from 0), `parallelism` at a time. */
+  async createNodes(count: number, prefix = 'node', spec: Omit<NodeSpecInput, 'name'> = {}): Promise<string[]> {
+    const names = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < names.length) await this.addNode({ ...spec, name: names[next++] as string });
+    };
+    await Promise.all(Array.from({ length: Math.min(this.parallelism, count) }, worker));
+    return names;
+  }
+
+  /** Deletes the Node and its Lease (NotFound is fine). Its pods stay, as when a machine goes away. */
+  async removeNode(name: string): Promise<void> {
+    this.forgetNode(name);
+    for (const del of [
+      () => this.client.core.nodes().delete(name),
+      () => this.client.coordination.leases(NODE_LEASE_NAMESPACE).delete(name),
+    ]) {
+      try {
+        await del();
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+  }
+
+  /** Starts the informers, waits for them, then runs leases and stages until `signal` aborts. */
+  async run(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return;
+    this.informers.start();
+    await this.informers.waitForCacheSync(signal);
+    this.leases.start();
+    signal?.addEventListener('abort', () => this.leases.stop(), { once: true });
+    await Promise.all([this.podEngine.run(this.parallelism, signal), this.nodeEngine.run(this.parallelism, signal)]);
+    this.leases.stop();
+    await this.recorder.flush();
+  }
+
+  // ---- informer events ------------------------------------------------------------------------
+
+  private onNode(node: Node): void {
+    const name = node.metadata?.name ?? '';
+    let sim = this.nodes.get(name);
+    if (!sim) {
+      const ours = node.metadata?.annotations?.[SIMULATED_ANNOTATION] === 'true';
+      if (!ours && hasReadyCondition(node)) return;
+      sim = this.manage(node);
+      if (!ours) void this.markAdopted(node);
+      for (const key of this.podsByNode.get(name) ?? []) this.podEngine.enqueue(key);
+    }
+    const uid = node.metadata?.uid ?? '';
+    if (sim.uid !== uid) {
+      sim.uid = uid;
+      this.leases.add(name, uid);
+    }
+    this.nodeEngine.enqueue(name);
+  }
+
+  private onNodeDelete(node: Node): void {
+    this.forgetNode(node.metadata?.name ?? '');
+  }
+
+  private onPod(pod: Pod): void {
+    const nodeName = pod.spec?.nodeName;
+    if (!nodeName) return;
+    const key = podKey(pod);
+    let keys = this.podsByNode.get(nodeName);
+    if (!keys) this.podsByNode.set(nodeName, (keys = new Set()));
+    keys.add(key);
+    const sim = this.nodes.get(nodeName);
+    if (!sim) return;
+    const uid = pod.metadata?.uid ?? '';
+    if (isTerminal(pod)) sim.pods.release(uid);
+    else if (pod.status?.podIP) sim.pods.reserve(uid, pod.status.podIP);
+    this.podEngine.enqueue(key);
+  }
+
+  private onPodDelete(pod: Pod): void {
+    const nodeName = pod.spec?.nodeName;
+    if (!nodeName) return;
+    this.podsByNode.get(nodeName)?.delete(podKey(pod));
+    this.nodes.get(nodeName)?.pods.release(pod.metadata?.uid ?? '');
+    this.podEngine.enqueue(podKey(pod));
+  }
+
+  /** Starts simulating a node: its addresses and pod CIDR (its own if it has them), its lease. */
+  private manage(node: Node): SimulatedNode {
+    const name = node.metadata?.name ?? '';
+    const ownIP = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
+    const ownCIDR = node.spec?.podCIDR && /\.0\/24$/.test(node.spec.podCIDR) ? node.spec.podCIDR : undefined;
+    const n = ownIP && ownCIDR ? -1 : this.nodeSeq++;
+    const internalIP = ownIP ?? nodeInternalIP(n);
+    const cidr = ownCIDR ?? nodePodCIDR(n);
+    const sim: SimulatedNode = { name, internalIP, uid: '', pods: new PodIPPool(cidr) };
+    this.nodes.set(name, sim);
+    return sim;
+  }
+
+  private forgetNode(name: string): void {
+    this.nodes.delete(name);
+    this.leases.remove(name);
+  }
+
+  /** An adopted node gets the simulated annotation and the kubelet's labels (merge patch, best effort). */
+  private async markAdopted(node: Node): Promise<void> {
+    const name = node.metadata?.name ?? '';
+    const labels = Object.fromEntries(Object.entries(kubeletLabels(name)).filter(([k]) => node.metadata?.labels?.[k] === undefined));
+    try {
+      await this.client.core
+        .nodes()
+        .patch(name, 'application/merge-patch+json', { metadata: { labels, annotations: { [SIMULATED_ANNOTATION]: 'true' } } });
+    } catch {
+      // The node may be gone already; the status stages do not depend on the annotation.
+    }
+  }
+
+  // ---- stage effects --------------------------------------------------------------------------
+
+  private async firePodStage(pod: Pod, stage: Stage<Pod>, node: SimulatedNode): Promise<void> {
+    const ctx = { now: this.clock.now(), node, allocatePodIP: (p: Pod) => node.pods.allocate(p.metadata?.uid ?? '') };
+    const result = stage.next(pod, ctx);
+    this.record(withTypeMeta(pod as KubeObject, 'v1', 'Pod'), result);
+    if (result.delete) {
+      const name = pod.metadata?.name ?? '';
+      try {
+        await this.client.core.pods(pod.metadata?.namespace).delete(name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid } });
+      } catch (err) {
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+      }
+      return;
+    }
+    if (result.status) {
+      await this.writeStatus(pod, result.status, stage, ctx, (p) => this.client.core.pods(p.metadata?.namespace).updateStatus(p), () =>
+        this.client.core.pods(pod.metadata?.namespace).get(pod.metadata?.name ?? ''),
+      );
+    }
+  }
+
+  private async fireNodeStage(node: Node, stage: Stage<Node>, sim: SimulatedNode): Promise<void> {
+    const ctx = { now: this.clock.now(), node: sim, allocatePodIP: () => { throw new Error('node stages have no pods'); } };
+    const result = stage.next(node, ctx);
+    this.record(withTypeMeta(node as KubeObject, 'v1', 'Node'), result);
+    if (result.delete) {
+      await this.removeNode(node.metadata?.name ?? '');
+      return;
+    }
+    if (result.status) {
+      await this.writeStatus(node, result.status, stage, ctx, (n) => this.client.core.nodes().updateStatus(n), () =>
+        this.client.core.nodes().get(node.metadata?.name ?? ''),
+      );
+    }
+  }
+
+  /**
+   * PUT …/status with `status` merged over the object's status. On Conflict: re-read (fresh GET),
+   * and if the stage still applies, recompute and retry — up to {@link MAX_WRITE_ATTEMPTS} times.
+   * NotFound ends quietly (the object is gone).
+   */
+  private async writeStatus<T extends Pod | Node>(
+    obj: T,
+    status: object,
+    stage: Stage<T>,
+    ctx: Parameters<Stage<T>['next']>[1],
+    put: (obj: T) => Promise<T>,
+    get: () => Promise<T>,
+  ): Promise<void> {
+    let current = obj;
+    let patch: StageResult['status'] = status;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await put({ ...current, status: { ...current.status, ...patch } });
+        return;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (!isConflict(err) || attempt >= MAX_WRITE_ATTEMPTS) throw err;
+      }
+      try {
+        current = await get();
+      } catch (err) {
+        if (isNotFound(err)) return;
+        throw err;
+      }
+      if (current.metadata?.uid !== obj.metadata?.uid || !stage.selector(current)) return;
+      patch = stage.next(current, { ...ctx, now: this.clock.now() }).status;
+      if (!patch) return;
+    }
+  }
+
+  private record(obj: KubeObject, result: StageResult): void {
+    if (result.event) this.recorder.event(obj, result.event.type, result.event.reason, result.event.message);
+  }
+}

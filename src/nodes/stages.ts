@@ -1,0 +1,348 @@
+/**
+ * Stages: the lifecycle of simulated pods and nodes as data, kwok-style (kubernetes-sigs/kwok
+ * `kustomize/stage/pod/fast`, `stage/node/heartbeat-with-lease`). A stage says which objects it applies
+ * to (`selector`), how long after the object got into that state it fires (`delayMs` + up to
+ * `jitterMs`, optionally capped per object by `delayLimitMs`), and what it does (`next`: a status to
+ * write, a delete, an event). The write produces a watch event, which selects the next stage: a chain.
+ *
+ * For every object the engine (stage-engine.ts) uses the first stage, in list order, whose selector
+ * matches.
+ */
+import type { Container, ContainerStatus, Node, NodeCondition, NodeStatus, Pod, PodCondition } from '../api/index.js';
+import { formatTime } from '../util/clock/index.js';
+import { sha256Hex } from './hash.js';
+
+/** What a stage does when it fires. */
+export interface StageResult {
+  /** Fields to set in `.status` (shallow merge over the current status), written with PUT …/status. */
+  status?: object;
+  /** Delete the object (pods: `gracePeriodSeconds: 0` with a uid precondition, as the kubelet does). */
+  delete?: boolean;
+  /** An event to record about the object. */
+  event?: { type: 'Normal' | 'Warning'; reason: string; message: string };
+}
+
+/** What a stage can read besides the object. */
+export interface StageContext {
+  /** Current time, ms. */
+  now: number;
+  /** For pod stages: the simulated node the pod is bound to; for node stages: the node itself. */
+  node: SimulatedNodeInfo;
+  /** Allocates (or returns the already allocated) pod IP from the node's pod CIDR. Throws when the CIDR is full. */
+  allocatePodIP(pod: Pod): string;
+}
+
+/** What the simulator knows of a node it runs. */
+export interface SimulatedNodeInfo {
+  name: string;
+  /** InternalIP, e.g. `10.0.0.2`. */
+  internalIP: string;
+}
+
+export interface Stage<T = Pod | Node> {
+  name: string;
+  resource: 'Pod' | 'Node';
+  selector: (obj: T) => boolean;
+  /** Delay after the object entered this state, ms. */
+  delayMs: number;
+  /** Extra random delay in [0, jitterMs), ms. */
+  jitterMs?: number;
+  /** Upper bound for this object's delay, ms (e.g. a pod's deletion grace period). */
+  delayLimitMs?: (obj: T) => number | undefined;
+  next: (obj: T, ctx: StageContext) => StageResult;
+}
+
+export type PodStage = Stage<Pod> & { resource: 'Pod' };
+export type NodeStage = Stage<Node> & { resource: 'Node' };
+/** A stage of either kind; the simulator routes it by `resource`. */
+export type AnyStage = PodStage | NodeStage;
+
+/** Tunables of {@link defaultStages}, all in ms. */
+export interface DefaultStageOptions {
+  /** Bound pod → Running/Ready (default 500, jitter 500). */
+  podReadyDelayMs?: number;
+  podReadyJitterMs?: number;
+  /** Running Job pod → Succeeded (default 1000). */
+  podCompleteDelayMs?: number;
+  /** Terminating pod → gone, capped by its deletionGracePeriodSeconds (default 500). */
+  podDeleteDelayMs?: number;
+  /**
+   * Node conditions' lastHeartbeatTime refresh (default 5 min: kubelet `nodeStatusReportFrequency`,
+   * pkg/kubelet/apis/config/v1beta1/defaults.go; with node leases the kubelet reports status only on
+   * change or every 5 min, and the Lease carries the liveness).
+   */
+  nodeStatusReportFrequencyMs?: number;
+}
+
+// ---- pods -------------------------------------------------------------------------------------
+
+const isBeingDeleted = (pod: Pod): boolean => !!pod.metadata?.deletionTimestamp;
+const phaseOf = (pod: Pod): string => pod.status?.phase ?? 'Pending';
+const isOwnedByJob = (pod: Pod): boolean =>
+  (pod.metadata?.ownerReferences ?? []).some((r) => r.kind === 'Job' && r.apiVersion.startsWith('batch/'));
+
+/** `docker.io/library/nginx` for `nginx:1.27`, as the runtime reports image repositories. */
+export function imageRepository(image: string): string {
+  const at = image.indexOf('@');
+  let name = at >= 0 ? image.slice(0, at) : image;
+  const colon = name.lastIndexOf(':');
+  if (colon > name.lastIndexOf('/')) name = name.slice(0, colon);
+  const first = name.split('/')[0] ?? '';
+  const hasRegistry = name.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost');
+  if (hasRegistry) return name;
+  return name.includes('/') ? `docker.io/${name}` : `docker.io/library/${name}`;
+}
+
+/** Deterministic image digest reference, e.g. `docker.io/library/nginx@sha256:…`. */
+function imageID(image: string): string {
+  return `${imageRepository(image)}@sha256:${sha256Hex(image)}`;
+}
+
+/** Deterministic container id in the simulated runtime's scheme. */
+function containerID(pod: Pod, c: Container): string {
+  return `kubeplane://${sha256Hex(`${pod.metadata?.uid ?? ''}/${c.name}`)}`;
+}
+
+/** Conditions set to `status` keeping lastTransitionTime where the status does not change. */
+function setConditions(pod: Pod, wanted: Array<Omit<PodCondition, 'lastTransitionTime'>>, now: string): PodCondition[] {
+  const existing = pod.status?.conditions ?? [];
+  const byType = new Map(existing.map((c) => [c.type, c]));
+  const out: PodCondition[] = wanted.map((w) => {
+    const old = byType.get(w.type);
+    const lastTransitionTime = old && old.status === w.status && old.lastTransitionTime ? old.lastTransitionTime : now;
+    return { ...w, lastTransitionTime };
+  });
+  // Conditions owned by others (readiness gates, DisruptionTarget…) are kept.
+  for (const c of existing) if (!wanted.some((w) => w.type === c.type)) out.push(c);
+  return out;
+}
+
+const running = (pod: Pod, c: Container, startedAt: string): ContainerStatus => ({
+  name: c.name,
+  image: c.image ?? '',
+  imageID: imageID(c.image ?? ''),
+  containerID: containerID(pod, c),
+  ready: true,
+  started: true,
+  restartCount: 0,
+  state: { running: { startedAt } },
+});
+
+/**
+ * pod-ready: a pod bound to a simulated node, Pending, not being deleted ⇒ Running and Ready, as the
+ * kubelet reports it (kwok `pod-ready`): conditions PodReadyToStartContainers, Initialized,
+ * ContainersReady, Ready and PodScheduled True; containers running; completed init containers
+ * terminated with exit code 0 (sidecars running); hostIP(s) from the node, podIP(s) from its CIDR;
+ * startTime kept if set.
+ */
+export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
+  return {
+    name: 'pod-ready',
+    resource: 'Pod',
+    selector: (pod) => !isBeingDeleted(pod) && phaseOf(pod) === 'Pending',
+    delayMs,
+    jitterMs,
+    next: (pod, ctx) => {
+      const now = formatTime(ctx.now);
+      const podIP = ctx.allocatePodIP(pod);
+      const initContainerStatuses = (pod.spec?.initContainers ?? []).map((c): ContainerStatus =>
+        c.restartPolicy === 'Always'
+          ? running(pod, c, now)
+          : {
+              ...running(pod, c, now),
+              started: false,
+              state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: containerID(pod, c) } },
+            },
+      );
+      return {
+        status: {
+          phase: 'Running',
+          conditions: setConditions(
+            pod,
+            [
+              { type: 'PodReadyToStartContainers', status: 'True' },
+              { type: 'Initialized', status: 'True' },
+              { type: 'Ready', status: 'True' },
+              { type: 'ContainersReady', status: 'True' },
+              { type: 'PodScheduled', status: 'True' },
+            ],
+            now,
+          ),
+          hostIP: ctx.node.internalIP,
+          hostIPs: [{ ip: ctx.node.internalIP }],
+          podIP,
+          podIPs: [{ ip: podIP }],
+          startTime: pod.status?.startTime ?? now,
+          containerStatuses: (pod.spec?.containers ?? []).map((c) => running(pod, c, now)),
+          ...(initContainerStatuses.length > 0 ? { initContainerStatuses } : {}),
+        },
+      };
+    },
+  };
+}
+
+/**
+ * pod-complete: a Running pod owned by a Job ⇒ Succeeded, containers terminated with exit code 0,
+ * reason Completed (kwok `pod-complete`); Ready and ContainersReady turn False with reason PodCompleted.
+ */
+export function podCompleteStage(delayMs = 1000): PodStage {
+  return {
+    name: 'pod-complete',
+    resource: 'Pod',
+    selector: (pod) => !isBeingDeleted(pod) && phaseOf(pod) === 'Running' && isOwnedByJob(pod),
+    delayMs,
+    next: (pod, ctx) => {
+      const now = formatTime(ctx.now);
+      const containerStatuses = (pod.status?.containerStatuses ?? []).map((s) => ({
+        ...s,
+        ready: false,
+        started: false,
+        state: {
+          terminated: {
+            exitCode: 0,
+            reason: 'Completed',
+            startedAt: s.state?.running?.startedAt ?? now,
+            finishedAt: now,
+            containerID: s.containerID,
+          },
+        },
+      }));
+      return {
+        status: {
+          phase: 'Succeeded',
+          conditions: setConditions(
+            pod,
+            [
+              { type: 'PodReadyToStartContainers', status: 'False' },
+              { type: 'Initialized', status: 'True' },
+              { type: 'Ready', status: 'False', reason: 'PodCompleted' },
+              { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' },
+              { type: 'PodScheduled', status: 'True' },
+            ],
+            now,
+          ),
+          containerStatuses,
+        },
+      };
+    },
+  };
+}
+
+/**
+ * pod-delete: a pod with a deletionTimestamp ⇒ deleted for good (`gracePeriodSeconds: 0`, uid
+ * precondition), after `delayMs` but never later than its `deletionGracePeriodSeconds` (kwok
+ * `pod-delete`; apiserver.md §6.8: the kubelet kills the containers, then sends the final DELETE).
+ */
+export function podDeleteStage(delayMs = 500): PodStage {
+  return {
+    name: 'pod-delete',
+    resource: 'Pod',
+    selector: isBeingDeleted,
+    delayMs,
+    delayLimitMs: (pod) => {
+      const grace = pod.metadata?.deletionGracePeriodSeconds;
+      return grace === undefined ? undefined : Math.max(0, grace) * 1000;
+    },
+    next: () => ({ delete: true }),
+  };
+}
+
+// ---- nodes ------------------------------------------------------------------------------------
+
+const readyCondition = (node: Node): NodeCondition | undefined => node.status?.conditions?.find((c) => c.type === 'Ready');
+
+/** The conditions a healthy kubelet reports, with upstream's reasons and messages (pkg/kubelet/nodestatus/setters.go). */
+export function healthyNodeConditions(now: string, previous: readonly NodeCondition[] = []): NodeCondition[] {
+  const keep = (type: string, status: string): string => {
+    const old = previous.find((c) => c.type === type);
+    return old && old.status === status && old.lastTransitionTime ? old.lastTransitionTime : now;
+  };
+  const cond = (type: string, status: string, reason: string, message: string): NodeCondition => ({
+    type,
+    status,
+    reason,
+    message,
+    lastHeartbeatTime: now,
+    lastTransitionTime: keep(type, status),
+  });
+  return [
+    cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+    cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+    cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+    cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+  ];
+}
+
+/** Default capacity of a simulated node. */
+export const DEFAULT_NODE_CAPACITY = { cpu: '32', memory: '256Gi', pods: '110', 'ephemeral-storage': '100Gi' } as const;
+
+/** The kubelet version simulated nodes report. */
+export const KUBELET_VERSION = 'v1.33.0';
+
+/**
+ * A complete NodeStatus for a simulated node: capacity/allocatable (the node's own if set, else
+ * {@link DEFAULT_NODE_CAPACITY}; allocatable = capacity, nothing reserved), healthy conditions,
+ * addresses (InternalIP, Hostname), nodeInfo and the kubelet endpoint.
+ */
+export function simulatedNodeStatus(node: Node, info: SimulatedNodeInfo, now: number): NodeStatus {
+  const capacity = node.status?.capacity ?? { ...DEFAULT_NODE_CAPACITY };
+  const systemUUID = sha256Hex(`system/${info.name}`).slice(0, 32);
+  return {
+    capacity,
+    allocatable: node.status?.allocatable ?? { ...capacity },
+    conditions: healthyNodeConditions(formatTime(now), node.status?.conditions),
+    addresses: [
+      { type: 'InternalIP', address: info.internalIP },
+      { type: 'Hostname', address: info.name },
+    ],
+    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    nodeInfo: {
+      machineID: systemUUID,
+      systemUUID,
+      bootID: sha256Hex(`boot/${info.name}`).slice(0, 32),
+      kernelVersion: '6.8.0-kubeplane',
+      osImage: 'kubeplane simulated node',
+      containerRuntimeVersion: 'kubeplane://0.1.0',
+      kubeletVersion: KUBELET_VERSION,
+      kubeProxyVersion: '',
+      operatingSystem: 'linux',
+      architecture: 'amd64',
+    },
+  };
+}
+
+/** node-initialize: a simulated node without Ready=True gets the full status of a healthy kubelet. */
+export function nodeInitializeStage(): NodeStage {
+  return {
+    name: 'node-initialize',
+    resource: 'Node',
+    selector: (node) => readyCondition(node)?.status !== 'True',
+    delayMs: 0,
+    next: (node, ctx) => ({ status: simulatedNodeStatus(node, ctx.node, ctx.now) }),
+  };
+}
+
+/** node-heartbeat: refreshes every condition's lastHeartbeatTime every `delayMs`. */
+export function nodeHeartbeatStage(delayMs = 5 * 60_000): NodeStage {
+  return {
+    name: 'node-heartbeat',
+    resource: 'Node',
+    selector: (node) => readyCondition(node)?.status === 'True',
+    delayMs,
+    next: (node, ctx) => {
+      const now = formatTime(ctx.now);
+      return { status: { conditions: (node.status?.conditions ?? []).map((c) => ({ ...c, lastHeartbeatTime: now })) } };
+    },
+  };
+}
+
+/** The default stage set: pods (delete first, so a terminating pod is never made Ready) and nodes. */
+export function defaultStages(opts: DefaultStageOptions = {}): AnyStage[] {
+  return [
+    podDeleteStage(opts.podDeleteDelayMs),
+    podReadyStage(opts.podReadyDelayMs, opts.podReadyJitterMs),
+    podCompleteStage(opts.podCompleteDelayMs),
+    nodeInitializeStage(),
+    nodeHeartbeatStage(opts.nodeStatusReportFrequencyMs),
+  ];
+}

@@ -1,0 +1,234 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NodeSelectorRequirement, Taint, Toleration } from '../../api/index.js';
+import { makeNode, makePod, nodeInfo, podInfo } from '../testing/fixtures.js';
+import {
+  matchNodeSelectorRequirement,
+  nodeAffinity,
+  nodeName,
+  nodeResourcesBalancedAllocation,
+  nodeResourcesFit,
+  nodeResourcesLeastAllocated,
+  nodeUnschedulable,
+  selectorSpread,
+  taintToleration,
+  toleratesTaint,
+} from './index.js';
+import { computePodResourceRequest } from '../resources.js';
+
+describe('toleratesTaint', () => {
+  const taint: Taint = { key: 'k', value: 'v', effect: 'NoSchedule' };
+  const cases: Array<[string, Toleration, Taint, boolean]> = [
+    ['Equal, same key/value/effect', { key: 'k', operator: 'Equal', value: 'v', effect: 'NoSchedule' }, taint, true],
+    ['empty operator means Equal', { key: 'k', value: 'v', effect: 'NoSchedule' }, taint, true],
+    ['Equal, other value', { key: 'k', operator: 'Equal', value: 'w', effect: 'NoSchedule' }, taint, false],
+    ['Equal, empty value vs taint value', { key: 'k', operator: 'Equal', effect: 'NoSchedule' }, taint, false],
+    ['Equal, empty value vs empty taint value', { key: 'k', operator: 'Equal' }, { key: 'k', effect: 'NoSchedule' }, true],
+    ['Exists ignores value', { key: 'k', operator: 'Exists', effect: 'NoSchedule' }, taint, true],
+    ['Exists, other key', { key: 'x', operator: 'Exists' }, taint, false],
+    ['empty key + Exists tolerates everything', { operator: 'Exists' }, taint, true],
+    ['empty key + Exists tolerates NoExecute too', { operator: 'Exists' }, { key: 'a', effect: 'NoExecute' }, true],
+    ['empty key + Exists with effect: effect still must match', { operator: 'Exists', effect: 'NoExecute' }, taint, false],
+    ['empty effect matches all effects', { key: 'k', operator: 'Equal', value: 'v' }, { ...taint, effect: 'NoExecute' }, true],
+    ['other effect', { key: 'k', operator: 'Equal', value: 'v', effect: 'NoExecute' }, taint, false],
+    ['PreferNoSchedule toleration does not match NoSchedule', { key: 'k', operator: 'Exists', effect: 'PreferNoSchedule' }, taint, false],
+    ['unknown operator matches nothing', { key: 'k', operator: 'Gt', value: 'v' }, taint, false],
+    ['other key, Equal', { key: 'x', operator: 'Equal', value: 'v' }, taint, false],
+  ];
+  for (const [name, tol, t, want] of cases) test(name, () => assert.equal(toleratesTaint(tol, t), want));
+});
+
+describe('TaintToleration filter', () => {
+  const filter = (taints: Taint[], tolerations: Toleration[]) =>
+    taintToleration.filter(podInfo(makePod('p', { spec: { tolerations } })), nodeInfo(makeNode('n', { taints })));
+  test('no taints fits', () => assert.equal(filter([], []), undefined));
+  test('untolerated NoSchedule rejects, unresolvable, with upstream message', () => {
+    assert.deepEqual(filter([{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], []), {
+      code: 'UnschedulableAndUnresolvable',
+      reasons: ['node(s) had untolerated taint {dedicated: gpu}'],
+      plugin: 'TaintToleration',
+    });
+  });
+  test('untolerated NoExecute rejects', () => assert.ok(filter([{ key: 'a', effect: 'NoExecute' }], [])));
+  test('PreferNoSchedule never rejects', () => assert.equal(filter([{ key: 'a', effect: 'PreferNoSchedule' }], []), undefined));
+  test('every taint must be tolerated', () => {
+    const taints: Taint[] = [
+      { key: 'a', effect: 'NoSchedule' },
+      { key: 'b', effect: 'NoSchedule' },
+    ];
+    assert.ok(filter(taints, [{ key: 'a', operator: 'Exists' }]));
+    assert.equal(filter(taints, [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Exists' }]), undefined);
+  });
+});
+
+describe('NodeUnschedulable filter', () => {
+  const cases: Array<[string, boolean, Toleration[], boolean]> = [
+    ['schedulable node', false, [], true],
+    ['cordoned node', true, [], false],
+    ['cordoned, tolerates unschedulable:NoSchedule', true, [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }], true],
+    ['cordoned, tolerates everything', true, [{ operator: 'Exists' }], true],
+    ['cordoned, toleration for NoExecute only', true, [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoExecute' }], false],
+  ];
+  for (const [name, cordoned, tolerations, fits] of cases) {
+    test(name, () => {
+      const s = nodeUnschedulable.filter(podInfo(makePod('p', { spec: { tolerations } })), nodeInfo(makeNode('n', { unschedulable: cordoned })));
+      assert.equal(s === undefined, fits);
+      if (s) assert.deepEqual(s.reasons, ['node(s) were unschedulable']);
+    });
+  }
+});
+
+describe('NodeName filter', () => {
+  test('no nodeName fits any node', () => assert.equal(nodeName.filter(podInfo(makePod('p')), nodeInfo(makeNode('a'))), undefined));
+  test('nodeName must match', () => {
+    const pod = podInfo(makePod('p', { spec: { nodeName: 'b' } }));
+    assert.ok(nodeName.filter(pod, nodeInfo(makeNode('a'))));
+    assert.equal(nodeName.filter(pod, nodeInfo(makeNode('b'))), undefined);
+  });
+});
+
+describe('NodeAffinity', () => {
+  const labels = { zone: 'a', size: '10', gpu: '' };
+  const cases: Array<[string, NodeSelectorRequirement, boolean]> = [
+    ['In match', { key: 'zone', operator: 'In', values: ['a', 'b'] }, true],
+    ['In no match', { key: 'zone', operator: 'In', values: ['b'] }, false],
+    ['In missing key', { key: 'x', operator: 'In', values: ['a'] }, false],
+    ['NotIn match', { key: 'zone', operator: 'NotIn', values: ['b'] }, true],
+    ['NotIn no match', { key: 'zone', operator: 'NotIn', values: ['a'] }, false],
+    ['NotIn missing key matches', { key: 'x', operator: 'NotIn', values: ['a'] }, true],
+    ['Exists', { key: 'gpu', operator: 'Exists' }, true],
+    ['Exists missing', { key: 'x', operator: 'Exists' }, false],
+    ['DoesNotExist', { key: 'x', operator: 'DoesNotExist' }, true],
+    ['DoesNotExist present', { key: 'gpu', operator: 'DoesNotExist' }, false],
+    ['Gt true', { key: 'size', operator: 'Gt', values: ['9'] }, true],
+    ['Gt equal is false', { key: 'size', operator: 'Gt', values: ['10'] }, false],
+    ['Lt true', { key: 'size', operator: 'Lt', values: ['11'] }, true],
+    ['Lt false', { key: 'size', operator: 'Lt', values: ['10'] }, false],
+    ['Gt missing label', { key: 'x', operator: 'Gt', values: ['1'] }, false],
+    ['Gt non-integer label', { key: 'zone', operator: 'Gt', values: ['1'] }, false],
+    ['Gt non-integer value', { key: 'size', operator: 'Gt', values: ['x'] }, false],
+    ['Gt two values is malformed', { key: 'size', operator: 'Gt', values: ['1', '2'] }, false],
+    ['unknown operator', { key: 'zone', operator: 'Equals', values: ['a'] }, false],
+  ];
+  for (const [name, req, want] of cases) test(name, () => assert.equal(matchNodeSelectorRequirement(req, labels), want));
+
+  const fits = (spec: Parameters<typeof makePod>[1], node = makeNode('n1', { labels: { zone: 'a' } })) =>
+    nodeAffinity.filter(podInfo(makePod('p', spec)), nodeInfo(node)) === undefined;
+  test('nodeSelector: all pairs must match', () => {
+    assert.equal(fits({ spec: { nodeSelector: { zone: 'a' } } }), true);
+    assert.equal(fits({ spec: { nodeSelector: { zone: 'a', x: 'y' } } }), false);
+  });
+  test('rejection message', () => {
+    const s = nodeAffinity.filter(podInfo(makePod('p', { spec: { nodeSelector: { zone: 'b' } } })), nodeInfo(makeNode('n1')));
+    assert.deepEqual(s?.reasons, ["node(s) didn't match Pod's node affinity/selector"]);
+    assert.equal(s?.code, 'UnschedulableAndUnresolvable');
+  });
+  const required = (...nodeSelectorTerms: object[]) => ({
+    spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } } },
+  });
+  test('terms are ORed', () => {
+    assert.equal(fits(required({ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] }, { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] })), true);
+  });
+  test('expressions inside a term are ANDed', () => {
+    assert.equal(
+      fits(required({ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }, { key: 'x', operator: 'Exists' }] })),
+      false,
+    );
+  });
+  test('an empty term matches nothing', () => assert.equal(fits(required({})), false));
+  test('no terms match nothing', () => assert.equal(fits(required()), false));
+  test('matchFields metadata.name pins a pod to a node (DaemonSet)', () => {
+    const pin = required({ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] });
+    assert.equal(fits(pin, makeNode('n1')), true);
+    assert.equal(fits(pin, makeNode('n2')), false);
+  });
+  test('nodeSelector and affinity must both hold', () => {
+    assert.equal(fits({ spec: { ...required({ matchExpressions: [{ key: 'zone', operator: 'Exists' }] }).spec, nodeSelector: { zone: 'b' } } }), false);
+  });
+});
+
+describe('computePodResourceRequest', () => {
+  const req = (spec: object) => computePodResourceRequest(makePod('p', { spec: spec }));
+  test('sums containers', () => {
+    const r = req({ containers: [{ name: 'a', resources: { requests: { cpu: '200m', memory: '1Gi' } } }, { name: 'b', resources: { requests: { cpu: '300m' } } }] });
+    assert.equal(r.milliCPU, 500);
+    assert.equal(r.memory, 1024 ** 3);
+  });
+  test('an init container larger than the sum wins', () => {
+    const r = req({
+      containers: [{ name: 'a', resources: { requests: { cpu: '200m' } } }],
+      initContainers: [{ name: 'i', resources: { requests: { cpu: '1', memory: '10Mi' } } }],
+    });
+    assert.equal(r.milliCPU, 1000);
+    assert.equal(r.memory, 10 * 1024 ** 2);
+  });
+  test('sidecars add to the containers and to later init containers', () => {
+    const r = req({
+      containers: [{ name: 'a', resources: { requests: { cpu: '200m' } } }, { name: 'b', resources: { requests: { cpu: '300m' } } }],
+      initContainers: [
+        { name: 's', restartPolicy: 'Always', resources: { requests: { cpu: '100m' } } },
+        { name: 'i', resources: { requests: { cpu: '800m' } } },
+      ],
+    });
+    assert.equal(r.milliCPU, 900);
+  });
+  test('overhead is added', () => {
+    const r = req({ containers: [{ name: 'a', resources: { requests: { cpu: '200m' } } }], overhead: { cpu: '50m' } });
+    assert.equal(r.milliCPU, 250);
+  });
+  test('extended resources', () => {
+    const r = req({ containers: [{ name: 'a', resources: { requests: { 'example.com/gpu': '2' } } }] });
+    assert.equal(r.scalar.get('example.com/gpu'), 2);
+  });
+});
+
+describe('NodeResourcesFit filter', () => {
+  const node = makeNode('n', { cpu: '1', memory: '1Gi', pods: '2' });
+  const reasons = (pod: Parameters<typeof makePod>[1], ...existing: Parameters<typeof makePod>[1][]) =>
+    nodeResourcesFit.filter(podInfo(makePod('p', pod)), nodeInfo(node, ...existing.map((e, i) => makePod(`e${i}`, e))))?.reasons ?? [];
+  test('fits', () => assert.deepEqual(reasons({ requests: { cpu: '500m' } }, { requests: { cpu: '500m' } }), []));
+  test('Insufficient cpu counts the pods already there', () =>
+    assert.deepEqual(reasons({ requests: { cpu: '600m' } }, { requests: { cpu: '500m' } }), ['Insufficient cpu']));
+  test('Insufficient memory', () => assert.deepEqual(reasons({ requests: { memory: '2Gi' } }), ['Insufficient memory']));
+  test('Too many pods, even without requests', () => assert.deepEqual(reasons({}, {}, {}), ['Too many pods']));
+  test('every shortfall is reported', () =>
+    assert.deepEqual(reasons({ requests: { cpu: '2', memory: '2Gi' } }, {}, {}), ['Too many pods', 'Insufficient cpu', 'Insufficient memory']));
+  test('init containers count', () =>
+    assert.deepEqual(reasons({ spec: { initContainers: [{ name: 'i', resources: { requests: { cpu: '2' } } }] } }), ['Insufficient cpu']));
+  test('extended resource missing on the node', () =>
+    assert.deepEqual(reasons({ requests: { 'example.com/gpu': '1' } }), ['Insufficient example.com/gpu']));
+  test('code is Unschedulable (preemption could help)', () => {
+    assert.equal(nodeResourcesFit.filter(podInfo(makePod('p', { requests: { cpu: '2' } })), nodeInfo(node))?.code, 'Unschedulable');
+  });
+});
+
+describe('scores', () => {
+  test('LeastAllocated prefers the emptier node', () => {
+    const pod = podInfo(makePod('p', { requests: { cpu: '1', memory: '1Gi' } }));
+    const empty = nodeInfo(makeNode('a', { cpu: '4', memory: '4Gi' }));
+    const busy = nodeInfo(makeNode('b', { cpu: '4', memory: '4Gi' }), makePod('x', { requests: { cpu: '2', memory: '2Gi' } }));
+    assert.equal(nodeResourcesLeastAllocated.score(pod, empty), 75);
+    assert.equal(nodeResourcesLeastAllocated.score(pod, busy), 25);
+  });
+  test('BalancedAllocation: equal fractions score 100', () => {
+    const pod = podInfo(makePod('p', { requests: { cpu: '1', memory: '1Gi' } }));
+    assert.equal(nodeResourcesBalancedAllocation.score(pod, nodeInfo(makeNode('a', { cpu: '4', memory: '4Gi' }))), 100);
+    // cpu 1/4 = 0.25, memory 1/1 = 1 ⇒ std 0.375 ⇒ 62
+    assert.equal(nodeResourcesBalancedAllocation.score(pod, nodeInfo(makeNode('b', { cpu: '4', memory: '1Gi' }))), 62);
+  });
+  test('SelectorSpread counts siblings and normalizes', () => {
+    const pod = podInfo(makePod('p', { ownerUID: 'rs1' }));
+    const a = nodeInfo(makeNode('a'), makePod('s1', { ownerUID: 'rs1' }), makePod('s2', { ownerUID: 'rs1' }), makePod('o', { ownerUID: 'other' }));
+    const b = nodeInfo(makeNode('b'), makePod('s3', { ownerUID: 'rs1' }));
+    const c = nodeInfo(makeNode('c'));
+    const scores = [a, b, c].map((n) => selectorSpread.score(pod, n));
+    assert.deepEqual(scores, [2, 1, 0]);
+    selectorSpread.normalizeScore?.(scores);
+    assert.deepEqual(scores, [0, 50, 100]);
+  });
+  test('SelectorSpread: no siblings anywhere ⇒ all 100', () => {
+    const scores = [0, 0];
+    selectorSpread.normalizeScore?.(scores);
+    assert.deepEqual(scores, [100, 100]);
+  });
+});

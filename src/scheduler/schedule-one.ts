@@ -1,0 +1,132 @@
+/**
+ * One scheduling decision for one pod: filter the nodes, score the feasible ones, pick the best.
+ * Pure functions over the cache's NodeInfos; the Scheduler class does the I/O.
+ *
+ * Follows upstream pkg/scheduler/schedule_one.go: `findNodesThatFitPod` (stops after
+ * `numFeasibleNodesToFind` feasible nodes, starting where the previous cycle stopped, so large
+ * clusters cost a fraction of the nodes per pod), `prioritizeNodes` (Σ weight × normalized score),
+ * `selectHost` (highest score, ties broken uniformly at random by reservoir sampling), and
+ * pkg/scheduler/framework/types.go `FitError.Error()` for the FailedScheduling message.
+ */
+import type { Rand } from '../util/random/index.js';
+import type { NodeInfo, PodInfo } from './node-info.js';
+import type { FilterPlugin, FilterStatus, ScorePlugin } from './plugins/index.js';
+
+/** Below this many nodes every node is checked (upstream `minFeasibleNodesToFind`). */
+const MIN_FEASIBLE_NODES_TO_FIND = 100;
+/** Floor of the adaptive percentage (upstream `minFeasibleNodesPercentageToFind`). */
+const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+/**
+ * How many feasible nodes to look for (upstream `numFeasibleNodesToFind` with percentageOfNodesToScore
+ * unset): all nodes below 100; otherwise `(50 - n/125)%` of them, at least 5 % and at least 100.
+ * E.g. 1,000 nodes ⇒ 42 % ⇒ 420; 5,000 nodes ⇒ 10 % ⇒ 500.
+ */
+export function numFeasibleNodesToFind(numAllNodes: number): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  const percentage = Math.max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND, 50 - Math.floor(numAllNodes / 125));
+  return Math.max(MIN_FEASIBLE_NODES_TO_FIND, Math.floor((numAllNodes * percentage) / 100));
+}
+
+/** Returned when no node fits; `message` is upstream's aggregated FailedScheduling text. */
+export class FitError extends Error {
+  constructor(
+    readonly pod: PodInfo,
+    readonly numAllNodes: number,
+    /** Node name → why it was rejected (every node, since all were tried). */
+    readonly statuses: ReadonlyMap<string, FilterStatus>,
+  ) {
+    super(fitErrorMessage(pod, numAllNodes, statuses));
+    this.name = 'FitError';
+  }
+}
+
+/** Counts reasons across nodes and renders "N reason" items sorted as strings, as upstream does. */
+function histogram(reasonsPerNode: Iterable<readonly string[]>): string {
+  const counts = new Map<string, number>();
+  for (const reasons of reasonsPerNode) for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return [...counts].map(([r, n]) => `${n} ${r}`).sort().join(', ');
+}
+
+/**
+ * `0/3 nodes are available: 1 node(s) had untolerated taint {k: v}, 2 Insufficient cpu. preemption:
+ * 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found
+ * for incoming pod.` — the second half is what upstream's DefaultPreemption PostFilter reports when
+ * it finds nothing to evict (kubeplane never preempts): nodes rejected as UnschedulableAndUnresolvable
+ * cannot be helped; for the others, no victims. A pod with `preemptionPolicy: Never` gets
+ * `not eligible due to preemptionPolicy=Never.` instead (defaultpreemption `PodEligibleToPreemptOthers`).
+ */
+export function fitErrorMessage(pod: PodInfo, numAllNodes: number, statuses: ReadonlyMap<string, FilterStatus>): string {
+  if (numAllNodes === 0) return 'no nodes available to schedule pods';
+  let msg = `0/${numAllNodes} nodes are available: ${histogram([...statuses.values()].map((s) => s.reasons))}.`;
+  if (pod.pod.spec?.preemptionPolicy === 'Never') return `${msg} not eligible due to preemptionPolicy=Never.`;
+  const preemption = histogram(
+    [...statuses.values()].map((s) => [
+      s.code === 'UnschedulableAndUnresolvable' ? 'Preemption is not helpful for scheduling' : 'No preemption victims found for incoming pod',
+    ]),
+  );
+  msg += ` preemption: 0/${statuses.size} nodes are available: ${preemption}.`;
+  return msg;
+}
+
+export interface FilterResult {
+  feasible: NodeInfo[];
+  /** Rejected nodes and why. */
+  statuses: Map<string, FilterStatus>;
+  /** How many nodes were examined (to advance the round-robin start). */
+  processed: number;
+}
+
+/** Runs the filters over the nodes from `start` (wrapping), stopping at numFeasibleNodesToFind. */
+export function findNodesThatFitPod(
+  pod: PodInfo,
+  nodes: readonly NodeInfo[],
+  start: number,
+  filters: readonly FilterPlugin[],
+): FilterResult {
+  const n = nodes.length;
+  const want = numFeasibleNodesToFind(n);
+  const feasible: NodeInfo[] = [];
+  const statuses = new Map<string, FilterStatus>();
+  let processed = 0;
+  for (; processed < n && feasible.length < want; processed++) {
+    const node = nodes[(start + processed) % n] as NodeInfo;
+    let status: FilterStatus | undefined;
+    for (const f of filters) {
+      status = f.filter(pod, node);
+      if (status) break;
+    }
+    if (status) statuses.set(node.name, status);
+    else feasible.push(node);
+  }
+  return { feasible, statuses, processed };
+}
+
+/** Total weighted score per feasible node (same order). */
+export function prioritizeNodes(pod: PodInfo, feasible: readonly NodeInfo[], scorers: readonly ScorePlugin[]): number[] {
+  const totals = new Array<number>(feasible.length).fill(0);
+  for (const s of scorers) {
+    const scores = feasible.map((node) => s.score(pod, node));
+    s.normalizeScore?.(scores);
+    for (let i = 0; i < scores.length; i++) totals[i] = (totals[i] ?? 0) + s.weight * (scores[i] ?? 0);
+  }
+  return totals;
+}
+
+/** The node with the highest score; among equal scores each is equally likely (reservoir sampling). */
+export function selectHost(feasible: readonly NodeInfo[], scores: readonly number[], rand: Rand): NodeInfo {
+  let best = 0;
+  let ties = 1;
+  for (let i = 1; i < feasible.length; i++) {
+    const s = scores[i] ?? 0;
+    const b = scores[best] ?? 0;
+    if (s > b) {
+      best = i;
+      ties = 1;
+    } else if (s === b) {
+      ties++;
+      if (rand.int(ties) === 0) best = i;
+    }
+  }
+  return feasible[best] as NodeInfo;
+}

@@ -1,0 +1,103 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Node, Pod } from '../api/index.js';
+import { newClientset } from '../client/index.js';
+import { FakeTransport } from '../client/fake/index.js';
+import { SharedInformerFactory } from '../informers/index.js';
+import { FakeClock, flushAsync } from '../util/clock/index.js';
+import { SeededRand } from '../util/random/index.js';
+import { Scheduler } from './scheduler.js';
+import { makeNode, makePod } from './testing/fixtures.js';
+
+function setup(objects: Array<Pod | Node>) {
+  const clock = new FakeClock();
+  const transport = new FakeTransport({ clock, objects });
+  const client = newClientset(transport);
+  const informers = new SharedInformerFactory(client, { clock, rand: new SeededRand(3) });
+  const scheduler = new Scheduler({ client, informers, clock, rand: new SeededRand(5) });
+  const ac = new AbortController();
+  const done = scheduler.run(ac.signal);
+  const pods = async () => (await client.core.pods().list()).items;
+  const events = async () => (await client.core.events().list()).items;
+  const settle = async (pred: () => Promise<boolean>, stepMs = 0) => {
+    for (let i = 0; i < 200; i++) {
+      if (await pred()) return;
+      await clock.stepAsync(stepMs);
+      await flushAsync();
+    }
+    assert.fail('condition not reached');
+  };
+  const stop = async () => {
+    ac.abort();
+    await done;
+    informers.shutdown();
+  };
+  return { clock, client, scheduler, pods, events, settle, stop };
+}
+
+describe('Scheduler against FakeTransport', () => {
+  test('binds every pending pod, spreads them and records Scheduled events', async () => {
+    const nodes = ['n1', 'n2', 'n3'].map((n) => makeNode(n));
+    const pending = Array.from({ length: 60 }, (_, i) => makePod(`p${i}`, { requests: { cpu: '100m' } }));
+    const s = setup([...nodes, ...pending]);
+    await s.settle(async () => (await s.pods()).every((p) => p.spec?.nodeName));
+    const perNode = new Map<string, number>();
+    for (const p of await s.pods()) perNode.set(p.spec!.nodeName!, (perNode.get(p.spec!.nodeName!) ?? 0) + 1);
+    assert.deepEqual([...perNode.values()], [20, 20, 20]);
+    await s.settle(async () => (await s.events()).filter((e) => e.reason === 'Scheduled').length === 60);
+    const ev = (await s.events()).find((e) => e.involvedObject.name === 'p7');
+    assert.equal(ev?.type, 'Normal');
+    assert.match(ev?.message ?? '', /^Successfully assigned default\/p7 to n[123]$/);
+    assert.equal(ev?.source?.component, 'default-scheduler');
+    await s.stop();
+  });
+
+  test('6 replicas of one ReplicaSet land 2/2/2 across 3 nodes', async () => {
+    const nodes = ['n1', 'n2', 'n3'].map((n) => makeNode(n));
+    const replicas = Array.from({ length: 6 }, (_, i) => makePod(`web-${i}`, { ownerUID: 'rs-uid' }));
+    const s = setup([...nodes, ...replicas]);
+    await s.settle(async () => (await s.pods()).every((p) => p.spec?.nodeName));
+    const counts = new Map<string, number>();
+    for (const p of await s.pods()) counts.set(p.spec!.nodeName!, (counts.get(p.spec!.nodeName!) ?? 0) + 1);
+    assert.deepEqual([...counts.values()].sort(), [2, 2, 2]);
+    await s.stop();
+  });
+
+  test('an unschedulable pod reports FailedScheduling and is retried when a node appears', async () => {
+    const s = setup([makeNode('small', { cpu: '1' }), makePod('big', { requests: { cpu: '2' } })]);
+    await s.settle(async () => (await s.events()).some((e) => e.reason === 'FailedScheduling'));
+    const ev = (await s.events()).find((e) => e.reason === 'FailedScheduling');
+    assert.equal(ev?.type, 'Warning');
+    assert.equal(
+      ev?.message,
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+    );
+    await s.settle(async () => {
+      const cond = (await s.client.core.pods('default').get('big')).status?.conditions?.find((c) => c.type === 'PodScheduled');
+      return cond?.status === 'False' && cond.reason === 'Unschedulable';
+    });
+    // Parked: time alone (well under 5 minutes) does not retry it.
+    await s.clock.stepAsync(30_000);
+    assert.equal(s.scheduler.queue.stats().unschedulable, 1);
+    await s.client.core.nodes().create(makeNode('large', { cpu: '4' }));
+    await s.settle(async () => (await s.client.core.pods('default').get('big')).spec?.nodeName === 'large', 500);
+    await s.stop();
+  });
+
+  test('pods of another scheduler, already bound, or being deleted are left alone', async () => {
+    const other = makePod('other', { spec: { schedulerName: 'my-scheduler' } });
+    const s = setup([makeNode('n1'), other, makePod('mine')]);
+    await s.settle(async () => !!(await s.client.core.pods('default').get('mine')).spec?.nodeName);
+    await s.clock.stepAsync(5000);
+    assert.equal((await s.client.core.pods('default').get('other')).spec?.nodeName, undefined);
+    await s.stop();
+  });
+
+  test('bound pods count against node resources', async () => {
+    const bound = makePod('bound', { requests: { cpu: '900m' }, spec: { nodeName: 'n1' } });
+    const s = setup([makeNode('n1', { cpu: '1' }), makeNode('n2', { cpu: '1' }), bound, makePod('p', { requests: { cpu: '500m' } })]);
+    await s.settle(async () => !!(await s.client.core.pods('default').get('p')).spec?.nodeName);
+    assert.equal((await s.client.core.pods('default').get('p')).spec?.nodeName, 'n2');
+    await s.stop();
+  });
+});

@@ -1,0 +1,261 @@
+/**
+ * The scheduler: takes pending pods from the {@link SchedulingQueue}, picks a node with the filter and
+ * score plugins against the incremental {@link SchedulerCache}, assumes the pod there and binds it
+ * through `POST pods/<name>/binding`, with many binds in flight while the next pods are scheduled.
+ *
+ * Follows upstream pkg/scheduler: scheduler.go (`Run`), schedule_one.go (`ScheduleOne`: scheduling
+ * cycle serial, binding cycle asynchronous; `handleSchedulingFailure`), eventhandlers.go (which pods go
+ * to the queue — unassigned, `schedulerName` ours, not being deleted — and which to the cache —
+ * assigned, not terminal; which events move parked pods).
+ *
+ * Events: Normal `Scheduled` "Successfully assigned <ns>/<pod> to <node>", Warning `FailedScheduling`
+ * with the FitError text; a failure also sets the pod's condition PodScheduled=False, reason
+ * Unschedulable (or SchedulerError), as upstream's `updatePod` does.
+ */
+import type { KubeObject, Node, Pod, PodCondition } from '../api/index.js';
+import type { Clientset } from '../client/index.js';
+import { EventRecorder, withTypeMeta } from '../controller/events.js';
+import { DeletedFinalStateUnknown, type SharedInformerFactory } from '../informers/index.js';
+import { errorMessage, isConflict, isNotFound } from '../machinery/errors/index.js';
+import { formatTime, type Clock } from '../util/clock/index.js';
+import { realRand, type Rand } from '../util/random/index.js';
+import { SchedulerCache } from './cache.js';
+import type { PodInfo } from './node-info.js';
+import { defaultFilterPlugins, defaultScorePlugins, type FilterPlugin, type ScorePlugin } from './plugins/index.js';
+import { FitError, findNodesThatFitPod, prioritizeNodes, selectHost } from './schedule-one.js';
+import { SchedulingQueue, type QueuedPodInfo } from './scheduling-queue.js';
+
+export interface SchedulerOptions {
+  client: Clientset;
+  informers: SharedInformerFactory;
+  clock: Clock;
+  /** Breaks ties between equally scored nodes. Default: real randomness. */
+  rand?: Rand;
+  /** Pods whose `spec.schedulerName` is this (or empty) are ours. */
+  schedulerName?: 'default-scheduler';
+  /** Default: an EventRecorder for component `default-scheduler`. */
+  recorder?: EventRecorder;
+  /** Binds in flight at once (default 64). */
+  bindParallelism?: number;
+  filterPlugins?: readonly FilterPlugin[];
+  scorePlugins?: readonly ScorePlugin[];
+  /** Backoff tuning, ms (defaults 1000 and 10000, upstream's). */
+  podInitialBackoffMs?: number;
+  podMaxBackoffMs?: number;
+}
+
+/** A pod the scheduler owns while pending: no node, our scheduler, not being deleted. */
+function isPendingFor(pod: Pod, schedulerName: string): boolean {
+  return (
+    !pod.spec?.nodeName &&
+    (pod.spec?.schedulerName ?? schedulerName) === schedulerName &&
+    !pod.metadata?.deletionTimestamp &&
+    (pod.spec?.schedulingGates?.length ?? 0) === 0
+  );
+}
+
+const isTerminal = (pod: Pod): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+
+/** A bound pod that still holds resources on its node. */
+const isAssignedActive = (pod: Pod): boolean => !!pod.spec?.nodeName && !isTerminal(pod);
+
+/** Node changes that can make a parked pod fit (upstream `nodeSchedulingPropertiesChange`). */
+function nodeSchedulingPropertiesChanged(oldNode: Node, newNode: Node): boolean {
+  const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+  return (
+    oldNode.spec?.unschedulable !== newNode.spec?.unschedulable ||
+    !same(oldNode.status?.allocatable, newNode.status?.allocatable) ||
+    !same(oldNode.metadata?.labels, newNode.metadata?.labels) ||
+    !same(oldNode.spec?.taints, newNode.spec?.taints)
+  );
+}
+
+/** The pod as an event's involved object (informer objects may lack kind). */
+const podRef = (pod: Pod): KubeObject => withTypeMeta(pod as KubeObject, 'v1', 'Pod');
+
+const unwrap = <T>(obj: T | DeletedFinalStateUnknown<T>): T => (obj instanceof DeletedFinalStateUnknown ? obj.obj : obj);
+
+/** How many scheduling cycles run before yielding to the event loop, so informer events keep flowing. */
+const CYCLES_PER_YIELD = 64;
+
+export class Scheduler {
+  readonly cache = new SchedulerCache();
+  readonly queue: SchedulingQueue;
+  private readonly client: Clientset;
+  private readonly informers: SharedInformerFactory;
+  private readonly clock: Clock;
+  private readonly rand: Rand;
+  private readonly schedulerName: string;
+  private readonly recorder: EventRecorder;
+  private readonly bindParallelism: number;
+  private readonly filters: readonly FilterPlugin[];
+  private readonly scorers: readonly ScorePlugin[];
+  /** Where the next cycle starts filtering (upstream `nextStartNodeIndex`). */
+  private nextStartNodeIndex = 0;
+  private readonly binds = new Set<Promise<void>>();
+
+  constructor(opts: SchedulerOptions) {
+    this.client = opts.client;
+    this.informers = opts.informers;
+    this.clock = opts.clock;
+    this.rand = opts.rand ?? realRand;
+    this.schedulerName = opts.schedulerName ?? 'default-scheduler';
+    this.recorder = opts.recorder ?? new EventRecorder(opts.client, { component: this.schedulerName, clock: opts.clock });
+    this.bindParallelism = Math.max(1, opts.bindParallelism ?? 64);
+    this.filters = opts.filterPlugins ?? defaultFilterPlugins;
+    this.scorers = opts.scorePlugins ?? defaultScorePlugins;
+    this.queue = new SchedulingQueue({
+      clock: opts.clock,
+      podInitialBackoffMs: opts.podInitialBackoffMs,
+      podMaxBackoffMs: opts.podMaxBackoffMs,
+    });
+    this.addAllEventHandlers();
+  }
+
+  /**
+   * Starts the informers, waits for their caches, then schedules until `signal` aborts. Resolves after
+   * the binds in flight have finished and their events are written.
+   */
+  async run(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return;
+    signal?.addEventListener('abort', () => this.queue.close(), { once: true });
+    this.informers.start();
+    await this.informers.waitForCacheSync(signal);
+    let cycles = 0;
+    for (;;) {
+      const q = await this.queue.pop();
+      if (!q) break;
+      await this.scheduleOne(q);
+      if (++cycles % CYCLES_PER_YIELD === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(this.binds);
+    await this.recorder.flush();
+  }
+
+  private addAllEventHandlers(): void {
+    this.informers.pods().addEventHandler({
+      add: (pod) => this.onPodAdd(pod),
+      update: (oldPod, newPod) => this.onPodUpdate(oldPod, newPod),
+      delete: (obj) => this.onPodDelete(unwrap(obj)),
+    });
+    this.informers.nodes().addEventHandler({
+      add: (node) => {
+        this.cache.addOrUpdateNode(node);
+        this.queue.moveAllToActiveOrBackoffQueue();
+      },
+      update: (oldNode, newNode) => {
+        this.cache.addOrUpdateNode(newNode);
+        if (nodeSchedulingPropertiesChanged(oldNode, newNode)) this.queue.moveAllToActiveOrBackoffQueue();
+      },
+      delete: (obj) => this.cache.removeNode(unwrap(obj).metadata?.name ?? ''),
+    });
+  }
+
+  private onPodAdd(pod: Pod): void {
+    if (isAssignedActive(pod)) this.cache.addOrUpdatePod(pod);
+    else if (isPendingFor(pod, this.schedulerName)) this.queue.add(pod);
+  }
+
+  private onPodUpdate(oldPod: Pod, newPod: Pod): void {
+    const uid = newPod.metadata?.uid ?? '';
+    if (isAssignedActive(newPod)) {
+      // Bound (by us or anyone): it leaves the queue and counts on its node.
+      this.queue.delete(uid);
+      this.cache.addOrUpdatePod(newPod);
+      return;
+    }
+    if (isAssignedActive(oldPod)) {
+      // Became terminal: its resources are free again.
+      this.onAssignedPodGone(uid);
+      return;
+    }
+    if (isPendingFor(newPod, this.schedulerName)) {
+      // Our own status write on a pod we already assumed must not re-queue it.
+      if (!this.cache.isAssumed(uid)) this.queue.update(newPod);
+    } else {
+      this.queue.delete(uid);
+    }
+  }
+
+  private onPodDelete(pod: Pod): void {
+    const uid = pod.metadata?.uid ?? '';
+    this.queue.delete(uid);
+    this.onAssignedPodGone(uid);
+  }
+
+  private onAssignedPodGone(uid: string): void {
+    if (this.cache.removePod(uid)) this.queue.moveAllToActiveOrBackoffQueue();
+  }
+
+  /** The scheduling cycle for one pod; the binding cycle continues asynchronously. */
+  private async scheduleOne(q: QueuedPodInfo): Promise<void> {
+    const podInfo = q.podInfo;
+    const cycle = this.queue.cycle;
+    if (podInfo.pod.metadata?.deletionTimestamp || this.cache.isAssumed(podInfo.uid)) {
+      this.queue.done(podInfo.uid);
+      return;
+    }
+    const nodes = this.cache.nodes();
+    const { feasible, statuses, processed } = findNodesThatFitPod(podInfo, nodes, this.nextStartNodeIndex, this.filters);
+    this.nextStartNodeIndex = nodes.length === 0 ? 0 : (this.nextStartNodeIndex + processed) % nodes.length;
+    if (feasible.length === 0) {
+      const err = new FitError(podInfo, nodes.length, statuses);
+      this.queue.addUnschedulableIfNotPresent(q, cycle, true);
+      this.reportFailure(podInfo, 'Unschedulable', err.message);
+      return;
+    }
+    // One feasible node: nothing to compare (upstream skips scoring too).
+    const scores = feasible.length === 1 ? [0] : prioritizeNodes(podInfo, feasible, this.scorers);
+    const host = selectHost(feasible, scores, this.rand);
+    this.cache.assumePod(podInfo, host.name);
+    this.queue.done(podInfo.uid);
+    while (this.binds.size >= this.bindParallelism) await Promise.race(this.binds);
+    const p = this.bind(q, cycle, host.name).finally(() => this.binds.delete(p));
+    this.binds.add(p);
+  }
+
+  /** The binding cycle: POST the Binding; on failure forget the assumption and back off. */
+  private async bind(q: QueuedPodInfo, cycle: number, nodeName: string): Promise<void> {
+    const { pod, uid } = q.podInfo;
+    const ns = pod.metadata?.namespace ?? '';
+    const name = pod.metadata?.name ?? '';
+    try {
+      await this.client.core.pods(ns).createSubresource(name, 'binding', {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name, namespace: ns, uid },
+        target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+      });
+    } catch (err) {
+      this.cache.forgetPod(uid);
+      // Gone, or already bound by someone else: the informer will tell; nothing to retry.
+      if (isNotFound(err) || isConflict(err)) return;
+      this.queue.addUnschedulableIfNotPresent(q, cycle, false);
+      this.reportFailure(q.podInfo, 'SchedulerError', `Binding rejected: ${errorMessage(err)}`);
+      return;
+    }
+    this.recorder.event(podRef(pod), 'Normal', 'Scheduled', `Successfully assigned ${ns}/${name} to ${nodeName}`);
+  }
+
+  /** FailedScheduling event plus the PodScheduled=False condition, written only when it changes. */
+  private reportFailure(podInfo: PodInfo, reason: 'Unschedulable' | 'SchedulerError', message: string): void {
+    const pod = podInfo.pod;
+    this.recorder.event(podRef(pod), 'Warning', 'FailedScheduling', message);
+    const current = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    if (current?.status === 'False' && current.reason === reason && current.message === message) return;
+    const condition: PodCondition = {
+      type: 'PodScheduled',
+      status: 'False',
+      reason,
+      message,
+      lastTransitionTime: current?.status === 'False' && current.lastTransitionTime ? current.lastTransitionTime : formatTime(this.clock.now()),
+    };
+    const ns = pod.metadata?.namespace ?? '';
+    this.client.core
+      .pods(ns)
+      .patch(pod.metadata?.name ?? '', 'application/strategic-merge-patch+json', { status: { conditions: [condition] } }, { subresource: 'status' })
+      .catch(() => {
+        // Best effort, as upstream: the next attempt writes it again.
+      });
+  }
+}
