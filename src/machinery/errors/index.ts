@@ -268,7 +268,12 @@ export function fieldErrorBody(e: FieldError): string {
     case 'InternalError':
       s = fieldErrorTypeText[e.type];
       break;
-    default:
+    case 'FieldValueNotFound':
+    case 'FieldValueDuplicate':
+    case 'FieldValueInvalid':
+    case 'FieldValueNotSupported':
+    case 'FieldValueTooMany':
+    case 'FieldValueTypeInvalid':
       s = e.badValue === omitValue ? fieldErrorTypeText[e.type] : `${fieldErrorTypeText[e.type]}: ${formatBadValue(e.badValue)}`;
   }
   if (e.detail) s += `: ${e.detail}`;

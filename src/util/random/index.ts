@@ -24,7 +24,7 @@ export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 /** `n` characters from {@link SAFE_ALPHABET}, as upstream's `rand.String(n)` (generateName uses n = 5). */
 export function randomString(rand: Rand, n: number): string {
   let s = '';
-  for (let i = 0; i < n; i++) s += SAFE_ALPHABET[rand.int(SAFE_ALPHABET.length)];
+  for (let i = 0; i < n; i++) s += SAFE_ALPHABET.charAt(rand.int(SAFE_ALPHABET.length));
   return s;
 }
 
