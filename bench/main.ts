@@ -1,0 +1,118 @@
+/**
+ * `npm run bench`: prints figures for this machine. Never run by the tests.
+ *
+ * 1. Start-up: time from spawning `kubeplane up` until `kubectl get nodes` shows every node Ready.
+ * 2. Raw SQLite write rate: single-key creates through the storage backend, issued concurrently
+ *    (batched into shared transactions), in the same run, as the yardstick for (3).
+ * 3. Deployment to Ready: pods/s for a 1,000- and a 10,000-replica Deployment to have every pod
+ *    Ready, in-process on SQLite, and as a ratio to the raw write rate. Each pod costs several writes
+ *    (create, bind, status) plus ReplicaSet/Deployment status updates and events.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { pino } from 'pino';
+import { SqliteBackend } from '../src/storage/sqlite/index.js';
+import { startCluster } from '../src/cli/cluster.js';
+
+const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
+const line = (s: string): void => void process.stdout.write(s + '\n');
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function startupToNodesReady(nodes: number): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kubeplane-bench-'));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [join(repoRoot, 'dist/src/cli/main.js'), 'up', '--port', '0', '--data-dir', dataDir, '--nodes', String(nodes)], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  while (!out.includes('kubeplane is ready')) await sleep(5);
+  const kubeconfig = join(dataDir, 'kubeconfig');
+  for (;;) {
+    const json = execFileSync('kubectl', ['get', 'nodes', '-o', 'json'], { env: { ...process.env, KUBECONFIG: kubeconfig } }).toString();
+    const items = (JSON.parse(json) as { items: { status?: { conditions?: { type: string; status: string }[] } }[] }).items;
+    const ready = items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+    if (ready === nodes) break;
+    await sleep(5);
+  }
+  const ms = performance.now() - t0;
+  child.kill('SIGINT');
+  await new Promise((r) => child.on('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+  return ms;
+}
+
+async function rawSqliteWrites(n: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'kubeplane-bench-sqlite-'));
+  const backend = new SqliteBackend({ path: join(dir, 'raw.db') });
+  const value = JSON.stringify({ kind: 'Pod', metadata: { name: 'x'.repeat(20) }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+  const t0 = performance.now();
+  const batch = 1000;
+  for (let i = 0; i < n; i += batch) {
+    const writes: Promise<unknown>[] = [];
+    for (let j = i; j < Math.min(n, i + batch); j++) writes.push(backend.create(`/registry/pods/default/p-${j}`, value));
+    await Promise.all(writes);
+  }
+  const s = (performance.now() - t0) / 1000;
+  await backend.close();
+  rmSync(dir, { recursive: true, force: true });
+  return n / s;
+}
+
+async function deploymentToReady(replicas: number, nodes: number): Promise<{ seconds: number; podsPerSecond: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kubeplane-bench-deploy-'));
+  const cluster = await startCluster({ nodes, port: 0, dataDir, datastore: 'sqlite', logger: pino({ level: 'warn' }) });
+  const deployments = cluster.client.apps.deployments('default');
+  const t0 = performance.now();
+  await deployments.create({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'bench' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'bench' } },
+      template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    },
+  });
+  for (;;) {
+    const d = await deployments.get('bench');
+    if ((d.status?.readyReplicas ?? 0) >= replicas) break;
+    await sleep(20);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await cluster.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  return { seconds, podsPerSecond: replicas / seconds };
+}
+
+async function main(): Promise<void> {
+  line(`kubeplane bench — node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  const startup = await startupToNodesReady(3);
+  line(`start-up: process spawn → kubectl get nodes shows 3/3 Ready: ${startup.toFixed(0)} ms (goal < 1000 ms)`);
+
+  const raw = await rawSqliteWrites(50_000);
+  line(`raw SQLite writes (batched creates): ${raw.toFixed(0)} writes/s`);
+
+  for (const [replicas, nodes] of [
+    [1_000, 20],
+    [10_000, 100],
+  ] as const) {
+    const r = await deploymentToReady(replicas, nodes);
+    line(
+      `Deployment of ${replicas} replicas on ${nodes} nodes → all Ready: ${r.seconds.toFixed(2)} s, ${r.podsPerSecond.toFixed(0)} pods/s ` +
+        `(= ${(r.podsPerSecond / raw).toFixed(4)} × raw SQLite write rate; goal for 10,000: < 60 s now, < 10 s eventually)`,
+    );
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,100 @@
+/**
+ * Serving certificates for `kubeplane up`. kubectl refuses to send a bearer token over plain HTTP
+ * (kubernetes/kubectl#744), so the API server serves HTTPS, as every real cluster does: a self-signed
+ * CA (`kubeplane-ca`) and a server certificate for `127.0.0.1`, `::1`, `localhost` and the listen host,
+ * both ECDSA P-256 (WebCrypto generates those in milliseconds). They are written to the data directory
+ * on first start and reused, so kubeconfigs stay valid across restarts.
+ */
+import 'reflect-metadata'; // @peculiar/x509 resolves its providers through tsyringe, which needs it
+import { webcrypto } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isIP } from 'node:net';
+import * as x509 from '@peculiar/x509';
+import type { Clock } from '../util/clock/index.js';
+
+/** PEM-encoded serving material. */
+export interface ServingCerts {
+  /** CA certificate (PEM), for the kubeconfig's `certificate-authority-data`. */
+  caCert: string;
+  /** Server certificate (PEM). */
+  cert: string;
+  /** Server private key (PKCS#8 PEM). */
+  key: string;
+}
+
+const ALG: webcrypto.EcKeyGenParams & webcrypto.EcdsaParams = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+/** Ten years, in ms: a local cluster's certificates should not expire under it. */
+const VALIDITY_MS = 10 * 365 * 24 * 3600 * 1000;
+
+function pemKey(der: ArrayBuffer): string {
+  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n');
+  return `-----BEGIN PRIVATE KEY-----\n${b64.trimEnd()}\n-----END PRIVATE KEY-----\n`;
+}
+
+/** Serial numbers must be positive and unique per CA: 16 random bytes with the top bit cleared. */
+function serial(): string {
+  const b = webcrypto.getRandomValues(new Uint8Array(16));
+  b[0] = (b[0] ?? 0) & 0x7f;
+  return Buffer.from(b).toString('hex');
+}
+
+/**
+ * Loads `ca.crt`, `server.crt` and `server.key` from `dataDir`, or generates and writes them. The
+ * server certificate's subject alternative names cover `hosts` plus the loopback names; an existing
+ * certificate is regenerated when it lacks one of them.
+ */
+export async function loadOrCreateServingCerts(dataDir: string, hosts: string[], clock: Clock): Promise<ServingCerts> {
+  const paths = { ca: join(dataDir, 'ca.crt'), cert: join(dataDir, 'server.crt'), key: join(dataDir, 'server.key'), caKey: join(dataDir, 'ca.key') };
+  const names = [...new Set(['127.0.0.1', '::1', 'localhost', ...hosts.filter((h) => h !== '0.0.0.0' && h !== '::')])];
+  if (existsSync(paths.ca) && existsSync(paths.cert) && existsSync(paths.key)) {
+    const cert = readFileSync(paths.cert, 'utf8');
+    const san = new x509.X509Certificate(cert).getExtension(x509.SubjectAlternativeNameExtension);
+    const covered = new Set(san?.names.items.map((n) => n.value) ?? []);
+    if (names.every((n) => covered.has(n))) return { caCert: readFileSync(paths.ca, 'utf8'), cert, key: readFileSync(paths.key, 'utf8') };
+  }
+
+  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+  const notBefore = new Date(clock.now() - 3600_000);
+  const notAfter = new Date(clock.now() + VALIDITY_MS);
+  const caKeys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
+  const ca = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: 'CN=kubeplane-ca',
+    notBefore,
+    notAfter,
+    keys: caKeys,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+    ],
+  });
+  const serverKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']));
+  const server = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: 'CN=kube-apiserver',
+    issuer: ca.subject,
+    notBefore,
+    notAfter,
+    publicKey: serverKeys.publicKey,
+    signingKey: (caKeys).privateKey,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      new x509.SubjectAlternativeNameExtension(names.map((n) => ({ type: isIP(n) ? ('ip' as const) : ('dns' as const), value: n }))),
+    ],
+  });
+  const out: ServingCerts = {
+    caCert: ca.toString('pem') + '\n',
+    cert: server.toString('pem') + '\n',
+    key: pemKey(await webcrypto.subtle.exportKey('pkcs8', serverKeys.privateKey)),
+  };
+  writeFileSync(paths.ca, out.caCert);
+  writeFileSync(paths.caKey, pemKey(await webcrypto.subtle.exportKey('pkcs8', (caKeys).privateKey)), { mode: 0o600 });
+  writeFileSync(paths.cert, out.cert);
+  writeFileSync(paths.key, out.key, { mode: 0o600 });
+  return out;
+}

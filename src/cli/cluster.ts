@@ -1,0 +1,251 @@
+/**
+ * The composition root: wires storage, the API server (HTTP and in-process), the controllers, the
+ * scheduler and the simulated nodes into one running control plane. This is the only module that
+ * knows concrete implementations (DESIGN.md "cli is the only place that wires concrete parts together");
+ * `kubeplane up` and the benchmarks both start clusters through {@link startCluster}.
+ */
+import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { setMaxListeners } from 'node:events';
+import type { Logger } from 'pino';
+import { newBackend } from '../storage/index.js';
+import type { Backend } from '../storage/interface.js';
+import { ApiServer, serializedJSON } from '../apiserver/index.js';
+import { servedStrategies } from '../apiserver/registry/resources/index.js';
+import { startHttpServer } from '../apiserver/http/index.js';
+import { newClientset, type Clientset } from '../client/index.js';
+import { writeKubeconfig } from '../client/kubeconfig.js';
+import { SharedInformerFactory } from '../informers/index.js';
+import { EventRecorder } from '../controller/events.js';
+import { ReplicaSetController } from '../controller/replicaset/index.js';
+import { DeploymentController } from '../controller/deployment/index.js';
+import { GarbageCollector } from '../controller/garbagecollector/index.js';
+import { Scheduler } from '../scheduler/index.js';
+import { NodeSimulator, defaultStages } from '../nodes/index.js';
+import { realClock, type Clock } from '../util/clock/index.js';
+import { realRand, type Rand } from '../util/random/index.js';
+import { loadOrCreateServingCerts } from './certs.js';
+
+/** Options of {@link startControlPlane}. */
+export interface ControlPlaneOptions {
+  backend: Backend;
+  /** Simulated nodes to have (existing simulated nodes count; missing ones `node-1`… are created). */
+  nodes: number;
+  /** Pod start-up delay of the simulated kubelets, in ms, plus up to as much jitter (default 500). */
+  podStartDelayMs?: number;
+  clock: Clock;
+  rand: Rand;
+  logger: Logger;
+}
+
+/** A running control plane without a network face: API server, controllers, scheduler, nodes. */
+export interface ControlPlane {
+  /** The in-process API server. */
+  api: ApiServer;
+  /** A clientset on the in-process transport. */
+  client: Clientset;
+  /** The node simulator (add/remove nodes at run time). */
+  nodes: NodeSimulator;
+  /** Stops every component (the backend stays open: its owner closes it). */
+  stop(): Promise<void>;
+}
+
+/** Concurrent workers per controller, as kube-controller-manager's defaults (controllers.md §1.10). */
+const WORKERS = { replicaSet: 5, deployment: 5, gc: 20 };
+
+/**
+ * Starts the API server on `backend` and every component on in-process transports. Resolves once the
+ * informers have synced and the requested nodes exist (they turn Ready with the simulator's first
+ * heartbeat). Used by `kubeplane up` through {@link startCluster} and by the integration tests with a
+ * FakeClock and the memory backend.
+ */
+export async function startControlPlane(opts: ControlPlaneOptions): Promise<ControlPlane> {
+  const { clock, rand, backend } = opts;
+  const api = await ApiServer.create({ backend, strategies: servedStrategies, clock, rand });
+  const controller = new AbortController();
+  const signal = controller.signal;
+  // Every component and informer listens for the one stop signal; that is not a leak.
+  setMaxListeners(0, signal);
+  const clientFor = (userAgent: string): Clientset => newClientset(api.inProcessTransport({ userAgent }), { userAgent });
+
+  // kube-controller-manager: one informer factory shared by its controllers, as upstream.
+  const kcmClient = clientFor('kube-controller-manager');
+  const kcmInformers = new SharedInformerFactory(kcmClient, { clock, rand });
+  const logFor = (component: string): Logger => opts.logger.child({ component });
+  const recorder = (component: string): EventRecorder => new EventRecorder(kcmClient, { component, clock, logger: logFor(component) });
+  const replicaSets = new ReplicaSetController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    recorder: recorder('replicaset-controller'),
+    logger: logFor('replicaset-controller'),
+  });
+  const deployments = new DeploymentController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    recorder: recorder('deployment-controller'),
+    logger: logFor('deployment-controller'),
+  });
+  const gc = new GarbageCollector({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    resources: api.resources().map((s) => ({ ...s.info })),
+    logger: logFor('garbage-collector'),
+  });
+
+  const schedClient = clientFor('kube-scheduler');
+  const schedInformers = new SharedInformerFactory(schedClient, { clock, rand });
+  const scheduler = new Scheduler({
+    client: schedClient,
+    informers: schedInformers,
+    clock,
+    rand,
+    recorder: new EventRecorder(schedClient, { component: 'default-scheduler', clock, logger: logFor('default-scheduler') }),
+  });
+
+  const kubeletClient = clientFor('kubelet');
+  const kubeletInformers = new SharedInformerFactory(kubeletClient, { clock, rand });
+  const nodes = new NodeSimulator({
+    client: kubeletClient,
+    informers: kubeletInformers,
+    clock,
+    rand,
+    logger: logFor('kubelet'),
+    // Bound pods become Ready after the delay plus up to as much jitter (kwok's pod-ready stage).
+    ...(opts.podStartDelayMs === undefined ? {} : { stages: defaultStages({ podReadyDelayMs: opts.podStartDelayMs, podReadyJitterMs: opts.podStartDelayMs }) }),
+  });
+
+  const factories = [kcmInformers, schedInformers, kubeletInformers];
+  for (const f of factories) f.start();
+  const running = [
+    replicaSets.run(WORKERS.replicaSet, signal),
+    deployments.run(WORKERS.deployment, signal),
+    gc.run(WORKERS.gc, signal),
+    scheduler.run(signal),
+    nodes.run(signal),
+  ];
+  await Promise.all(factories.map((f) => f.waitForCacheSync(signal)));
+  await ensureNodes(api, nodes, opts.nodes);
+
+  let stopped = false;
+  return {
+    api,
+    client: clientFor('kubeplane'),
+    nodes,
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      controller.abort();
+      for (const f of factories) f.shutdown();
+      await Promise.allSettled(running);
+      await api.close();
+    },
+  };
+}
+
+/** Options of {@link startCluster}. */
+export interface ClusterOptions {
+  /** Simulated nodes to have. */
+  nodes: number;
+  /** Listen address (default 127.0.0.1). */
+  host?: string;
+  /** Listen port (default 6443; 0 picks a free port). */
+  port?: number;
+  /** Directory for the database, the token and the kubeconfig (default ./.kubeplane). */
+  dataDir?: string;
+  /** `sqlite` (default; persistent) or `memory`. */
+  datastore?: 'sqlite' | 'memory';
+  /** Pod start-up delay of the simulated kubelets, in ms. */
+  podStartDelayMs?: number;
+  clock?: Clock;
+  rand?: Rand;
+  logger: Logger;
+}
+
+/** A running `kubeplane up`: the control plane plus its HTTP server and kubeconfig. */
+export interface Cluster extends ControlPlane {
+  /** The port the API server listens on. */
+  port: number;
+  /** `https://<host>:<port>`. */
+  server: string;
+  /** Path of the kubeconfig written for this cluster. */
+  kubeconfigPath: string;
+  /** Bearer token accepted by the API server. */
+  token: string;
+}
+
+/**
+ * Starts `kubeplane up`: storage under `dataDir`, the control plane, and the HTTP API server with a
+ * bearer token and a kubeconfig that kubectl and @kubernetes/client-node accept.
+ */
+export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  const clock = opts.clock ?? realClock;
+  const rand = opts.rand ?? realRand;
+  const log = opts.logger;
+  const dataDir = resolve(opts.dataDir ?? '.kubeplane');
+  mkdirSync(dataDir, { recursive: true });
+  const datastore = opts.datastore ?? 'sqlite';
+  const backend: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db') }) : newBackend({ type: 'memory' });
+
+  const plane = await startControlPlane({
+    backend,
+    nodes: opts.nodes,
+    clock,
+    rand,
+    logger: log,
+    ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
+  });
+  const token = loadOrCreateToken(dataDir, rand);
+  const host = opts.host ?? '127.0.0.1';
+  const certs = await loadOrCreateServingCerts(dataDir, [host], clock);
+  const http = await startHttpServer(plane.api, {
+    host,
+    port: opts.port ?? 6443,
+    token,
+    clock,
+    tls: { cert: certs.cert, key: certs.key },
+    serializeWatchObject: serializedJSON,
+    logger: log.child({ component: 'apiserver' }),
+  });
+  const server = `https://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
+  const kubeconfigPath = join(dataDir, 'kubeconfig');
+  writeKubeconfig(kubeconfigPath, { server, token, caData: certs.caCert, clusterName: 'kubeplane', namespace: 'default' });
+  log.info({ server, nodes: opts.nodes, dataDir, datastore }, 'control plane started');
+
+  return {
+    ...plane,
+    port: http.port,
+    server,
+    kubeconfigPath,
+    token,
+    async stop(): Promise<void> {
+      await http.close();
+      await plane.stop();
+      await backend.close();
+    },
+  };
+}
+
+/**
+ * Makes sure nodes `node-1` … `node-<count>` exist, creating the missing ones (a restart finds them in
+ * storage and creates nothing), 50 at a time.
+ */
+async function ensureNodes(api: ApiServer, nodes: NodeSimulator, count: number): Promise<void> {
+  const client = newClientset(api.inProcessTransport({ userAgent: 'kubeplane' }));
+  const existing = new Set((await client.core.nodes().list()).items.map((n) => n.metadata?.name));
+  const missing = Array.from({ length: count }, (_, i) => `node-${i + 1}`).filter((n) => !existing.has(n));
+  for (let i = 0; i < missing.length; i += 50) {
+    await Promise.all(missing.slice(i, i + 50).map((name) => nodes.addNode({ name })));
+  }
+}
+
+/** The bearer token lives beside the database so a restart keeps existing kubeconfigs working. */
+function loadOrCreateToken(dataDir: string, rand: Rand): string {
+  const path = join(dataDir, 'token');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const token = rand.uuid().replaceAll('-', '');
+  writeFileSync(path, `${token}\n`, { mode: 0o600 });
+  return token;
+}

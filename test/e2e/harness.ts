@@ -1,0 +1,144 @@
+/**
+ * End-to-end harness: starts the built CLI (`dist/src/cli/main.js up`) as a child process on a free
+ * port with its own data directory, and runs the real `kubectl` against it. Waiting is done by
+ * kubectl's own watches (`rollout status`, `wait`) or by polling an observable outcome; nothing asserts
+ * on wall-clock time.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { realClock } from '../../src/util/clock/index.js';
+
+/** Repository root (this file compiles to dist/test/e2e/harness.js). */
+export const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
+const cliPath = join(repoRoot, 'dist/src/cli/main.js');
+
+/** Result of one kubectl run. */
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A kubeplane process under test. */
+export interface Kubeplane {
+  dataDir: string;
+  kubeconfig: string;
+  /** Output the process wrote so far (stdout + stderr), for failure messages. */
+  output(): string;
+  /** Runs kubectl with this cluster's kubeconfig; never throws on a non-zero exit. */
+  kubectl(args: string[], input?: string): Promise<KubectlResult>;
+  /** Runs kubectl and fails unless it exits 0; returns stdout. */
+  kubectlOk(args: string[], input?: string): Promise<string>;
+  /** Runs `kubectl … -o json` and parses the output. */
+  kubectlJson<T = Record<string, unknown>>(args: string[]): Promise<T>;
+  /** Sends SIGINT and waits for a clean exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+let kubectlChecked = false;
+
+/** Fails with a clear message when kubectl is not installed. */
+export async function requireKubectl(): Promise<void> {
+  if (kubectlChecked) return;
+  await new Promise<void>((ok, fail) => {
+    execFile('kubectl', ['version', '--client'], (err) => {
+      if (err) fail(new Error('the e2e tests need the real `kubectl` on PATH (see README); it was not found: ' + err.message));
+      else ok();
+    });
+  });
+  kubectlChecked = true;
+}
+
+/** Starts `kubeplane up` with `nodes` simulated nodes; reuses `dataDir` when given (restart tests). */
+export async function startKubeplane(opts: { nodes?: number; dataDir?: string; args?: string[] } = {}): Promise<Kubeplane> {
+  await requireKubectl();
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kubeplane-e2e-'));
+  const cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [cliPath, 'up', '--port', '0', '--data-dir', dataDir, '--nodes', String(opts.nodes ?? 3), ...(opts.args ?? [])],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((ok) => child.on('exit', (code) => ok(code)));
+
+  await new Promise<void>((ok, fail) => {
+    const check = (): void => {
+      if (out.includes('kubeplane is ready')) ok();
+    };
+    child.stdout?.on('data', check);
+    void exited.then((code) => fail(new Error(`kubeplane exited with ${code} before it was ready:\n${out}`)));
+    check();
+  });
+  const kubeconfig = join(dataDir, 'kubeconfig');
+
+  const kubectl = (args: string[], input?: string): Promise<KubectlResult> =>
+    new Promise((ok) => {
+      const p = execFile(
+        'kubectl',
+        ['--cache-dir', cacheDir, ...args],
+        { env: { ...process.env, KUBECONFIG: kubeconfig }, maxBuffer: 64 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+          ok({ code, stdout, stderr });
+        },
+      );
+      if (input !== undefined) p.stdin?.end(input);
+    });
+
+  const kubectlOk = async (args: string[], input?: string): Promise<string> => {
+    const r = await kubectl(args, input);
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+    return r.stdout;
+  };
+
+  return {
+    dataDir,
+    kubeconfig,
+    output: () => out,
+    kubectl,
+    kubectlOk,
+    kubectlJson: async <T>(args: string[]): Promise<T> => JSON.parse(await kubectlOk([...args, '-o', 'json'])) as T,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGINT');
+      const code = await exited;
+      rmSync(cacheDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/**
+ * Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs` with the
+ * last observation. Used only for outcomes kubectl cannot wait for itself (e.g. objects removed by
+ * the garbage collector).
+ */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = realClock.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (realClock.now() > deadline) throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+    await realClock.sleep(100);
+  }
+}
+
+/** Reads a file of the repository (examples). */
+export function repoFile(path: string): string {
+  return readFileSync(join(repoRoot, path), 'utf8');
+}
+
+/** Removes a data directory made by {@link startKubeplane}. */
+export function removeDataDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
