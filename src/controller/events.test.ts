@@ -88,4 +88,20 @@ describe('EventRecorder', () => {
     await recorder.flush();
     assert.deepEqual((await events()).map((e) => e.reason), ['Retried']);
   });
+
+  test('a full queue drops events and logs once per burst, not once per event', async () => {
+    const clock = new FakeClock();
+    const transport = new FakeTransport({ clock });
+    const lines: string[] = [];
+    const logger = { info: (_o: object, m: string) => lines.push(`info ${m}`), error: (_o: object, m: string) => lines.push(`error ${m}`) };
+    const recorder = new EventRecorder(newClientset(transport), { component: 'default-scheduler', clock, logger });
+    // One object per event, so neither the correlator nor the spam filter holds any back.
+    for (let i = 0; i < 1500; i++) {
+      recorder.event({ ...rs, metadata: { ...rs.metadata, name: `p${i}`, uid: `u${i}` } }, 'Normal', 'Scheduled', `assigned p${i}`);
+    }
+    await recorder.flush();
+    const written = (await newClientset(transport).core.events('ns').list()).items.length;
+    assert.ok(written >= 1000 && written < 1500, `${written} events written`);
+    assert.deepEqual(lines, ['error Event queue full, dropping events', 'info Event queue drained; events were dropped while it was full']);
+  });
 });

@@ -146,6 +146,8 @@ export class EventRecorder {
 
   private readonly queue: QueuedEvent[] = [];
   private draining = false;
+  /** Events dropped since the queue last filled up (reported once it drains). */
+  private dropped = 0;
   private idleWaiters: (() => void)[] = [];
   /** Distinguishes events made at the same clock instant, so their names stay unique. */
   private seq = 0;
@@ -168,7 +170,9 @@ export class EventRecorder {
     const correlated = this.correlate(this.makeEvent(obj, type, reason, message));
     if (!correlated) return;
     if (this.queue.length >= MAX_QUEUED_EVENTS) {
-      this.logger.error({ component: this.component, reason, message }, 'Event queue full, dropping event');
+      // Upstream's broadcaster drops silently (watch.DropIfChannelFull); one line per burst is enough
+      // here, or a 10,000-pod scale-up would log thousands of them.
+      if (this.dropped++ === 0) this.logger.error({ component: this.component }, 'Event queue full, dropping events');
       return;
     }
     this.queue.push(correlated);
@@ -301,6 +305,10 @@ export class EventRecorder {
       await this.recordToSink(next);
     }
     this.draining = false;
+    if (this.dropped > 0) {
+      this.logger.info({ component: this.component, dropped: this.dropped }, 'Event queue drained; events were dropped while it was full');
+      this.dropped = 0;
+    }
     for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
