@@ -20,6 +20,7 @@ import type { Backend } from '../storage/interface.js';
 import { realClock, type Clock, type Timer } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { admitPodCreate } from './admission/pod-admission.js';
 import { newInProcessTransport } from './inprocess.js';
 import { Store, isNamespaces, resourcePrefix } from './registry/generic/store.js';
 import { bindPod, getScale, patchScale, updateScale } from './registry/generic/subresources.js';
@@ -91,6 +92,7 @@ export class ApiServer {
         rand,
         admitCreate: (ns, name, gr) => lifecycle?.admitCreate(ns, name, gr) ?? Promise.resolve(),
         admitDelete: (name, gr) => lifecycle?.admitDelete(name, gr),
+        ...(strategy.info.group === '' && strategy.info.resource === 'pods' ? { mutateCreate: admitPodCreate } : {}),
       });
       const key = `${strategy.info.group}/${strategy.info.resource}`;
       if (!this.stores.has(key)) this.stores.set(key, store);

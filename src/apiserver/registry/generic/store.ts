@@ -88,6 +88,11 @@ export interface StoreOptions {
    * `namespace` does not exist or is terminating. `name` is the object's name for the error.
    */
   admitCreate?: (namespace: string, name: string, gr: GroupResource) => Promise<void>;
+  /**
+   * Mutating admission of a new object, after defaulting and before validation (the Priority and
+   * DefaultTolerationSeconds plugins for pods); may throw a StatusError.
+   */
+  mutateCreate?: (obj: KubeObject) => void;
   /** Admission before a delete (NamespaceLifecycle's immortal namespaces). */
   admitDelete?: (name: string, gr: GroupResource) => void;
 }
@@ -416,6 +421,7 @@ export class Store {
     if (this.strategy.info.namespaced && this.opts.admitCreate) {
       await this.opts.admitCreate(namespace ?? '', meta.name ?? meta.generateName ?? '', this.gr);
     }
+    this.opts.mutateCreate?.(obj);
     const generate = !meta.name && !!meta.generateName;
     const attempts = generate ? MAX_NAME_GENERATION_ATTEMPTS : 1;
     for (let i = 1; ; i++) {

@@ -1,0 +1,61 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { newTestServer } from '../testing/fixtures.js';
+import { servedStrategies } from '../registry/resources/index.js';
+import { newClientset } from '../../client/index.js';
+import { isForbidden, type StatusError } from '../../machinery/errors/index.js';
+import type { Pod } from '../../api/index.js';
+import { admitPodCreate } from './pod-admission.js';
+
+const pod = (spec: Partial<NonNullable<Pod['spec']>> = {}): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'default' },
+  spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec },
+});
+
+describe('pod admission (Priority, DefaultTolerationSeconds)', () => {
+  test('a new pod gets priority 0, PreemptLowerPriority and the two 300 s NoExecute tolerations', async () => {
+    const { server } = await newTestServer({ strategies: servedStrategies });
+    const created = await newClientset(server.inProcessTransport()).core.pods('default').create(pod());
+    assert.equal(created.spec?.priority, 0);
+    assert.equal(created.spec?.preemptionPolicy, 'PreemptLowerPriority');
+    assert.deepEqual(created.spec?.tolerations, [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ]);
+    await server.close();
+  });
+
+  test('existing tolerations of those taints (or of everything) are left as they are', () => {
+    const own = { key: 'node.kubernetes.io/unreachable', operator: 'Exists' as const, effect: 'NoExecute' as const, tolerationSeconds: 5 };
+    const p = pod({ tolerations: [own] });
+    admitPodCreate(p);
+    assert.deepEqual(p.spec?.tolerations, [own, { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }]);
+
+    const all = pod({ tolerations: [{ operator: 'Exists' }] });
+    admitPodCreate(all);
+    assert.deepEqual(all.spec?.tolerations, [{ operator: 'Exists' }], 'an empty key and effect tolerates every taint');
+
+    const noSchedule = pod({ tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }] });
+    admitPodCreate(noSchedule);
+    assert.equal(noSchedule.spec?.tolerations?.length, 3, 'a NoSchedule toleration does not cover NoExecute');
+  });
+
+  test('priority classes: system classes resolve, unknown ones and mismatched priorities are refused', () => {
+    const critical = pod({ priorityClassName: 'system-node-critical' });
+    admitPodCreate(critical);
+    assert.equal(critical.spec?.priority, 2000001000);
+
+    assert.throws(
+      () => admitPodCreate(pod({ priorityClassName: 'gold' })),
+      (err: StatusError) => isForbidden(err) && err.message === 'pods "p" is forbidden: no PriorityClass with name gold was found',
+    );
+    assert.throws(
+      () => admitPodCreate(pod({ priority: 7 })),
+      (err: StatusError) =>
+        err.message ===
+        'pods "p" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
+    );
+  });
+});
