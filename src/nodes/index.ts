@@ -8,6 +8,7 @@ export {
   nodeInitializeStage,
   podCompleteStage,
   podDeleteStage,
+  podCreateStage,
   podReadyStage,
   simulatedNodeStatus,
   DEFAULT_NODE_CAPACITY,

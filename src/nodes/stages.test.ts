@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../api/index.js';
 import { nodeInternalIP, nodePodCIDR, PodIPPool } from './ip-allocator.js';
-import { imageRepository, podDeleteStage, podReadyStage, type StageContext } from './stages.js';
+import { imageRepository, podCreateStage, podDeleteStage, podReadyStage, type StageContext } from './stages.js';
 
 describe('imageRepository', () => {
   const cases: Array<[string, string]> = [
@@ -51,9 +51,29 @@ describe('pod stages', () => {
     },
     status: { phase: 'Pending', qosClass: 'BestEffort', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: '2024-12-31T00:00:00Z' }] },
   };
-  test('pod-ready selects Pending pods only, not terminating ones', () => {
+  test('pod-create takes a just-bound pod to ContainerCreating; pod-ready takes over once it has started', () => {
+    const create = podCreateStage();
+    const ready = podReadyStage();
+    assert.equal(create.selector(pod), true);
+    assert.equal(ready.selector(pod), false, 'not before the kubelet reported the pod as starting');
+    const status = create.next(pod, ctx).status as { phase: string; startTime: string; hostIP: string; conditions: { type: string; status: string; reason?: string; message?: string }[]; containerStatuses: { name: string; ready: boolean; state: { waiting?: { reason: string } } }[] };
+    assert.equal(status.phase, 'Pending');
+    assert.equal(status.startTime, '2025-01-01T00:00:00Z');
+    assert.equal(status.hostIP, '10.0.0.2');
+    assert.deepEqual(status.containerStatuses.map((c) => [c.name, c.ready, c.state.waiting?.reason]), [['app', false, 'ContainerCreating']]);
+    assert.deepEqual(
+      status.conditions.map((c) => [c.type, c.status, c.reason ?? '']),
+      [['PodReadyToStartContainers', 'False', ''], ['Initialized', 'True', ''], ['Ready', 'False', 'ContainersNotReady'], ['ContainersReady', 'False', 'ContainersNotReady'], ['PodScheduled', 'True', '']],
+    );
+    assert.equal(status.conditions.find((c) => c.type === 'Ready')?.message, 'containers with unready status: [app]');
+    const started = { ...pod, status: { ...pod.status, ...status } } as Pod;
+    assert.equal(create.selector(started), false);
+    assert.equal(ready.selector(started), true);
+  });
+
+  test('pod-ready selects started Pending pods only, not terminating ones', () => {
     const s = podReadyStage();
-    assert.equal(s.selector(pod), true);
+    assert.equal(s.selector({ ...pod, status: { ...pod.status, startTime: '2025-01-01T00:00:00Z' } }), true);
     assert.equal(s.selector({ ...pod, status: { phase: 'Running' } }), false);
     assert.equal(s.selector({ ...pod, metadata: { ...pod.metadata, deletionTimestamp: '2025-01-01T00:00:00Z' } }), false);
   });

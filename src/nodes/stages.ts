@@ -129,6 +129,62 @@ const running = (pod: Pod, c: Container, startedAt: string): ContainerStatus => 
 });
 
 /**
+ * pod-create: a pod just bound to a simulated node ⇒ what the kubelet reports while it creates the
+ * sandbox and pulls images (kwok's general `pod-create` stage): still Pending, PodScheduled and
+ * Initialized True, PodReadyToStartContainers False, Ready and ContainersReady False with reason
+ * `ContainersNotReady`, every container waiting with reason `ContainerCreating` (so `kubectl get pods`
+ * shows ContainerCreating, as on a real cluster), hostIP(s) and startTime set. Marked by `startTime`:
+ * pod-ready takes over from there.
+ */
+export function podCreateStage(delayMs = 0): PodStage {
+  return {
+    name: 'pod-create',
+    resource: 'Pod',
+    selector: (pod) => !isBeingDeleted(pod) && phaseOf(pod) === 'Pending' && !pod.status?.startTime,
+    delayMs,
+    next: (pod, ctx) => {
+      const now = formatTime(ctx.now);
+      const containers = pod.spec?.containers ?? [];
+      const notReady = {
+        status: 'False',
+        reason: 'ContainersNotReady',
+        message: `containers with unready status: [${containers.map((c) => c.name).join(' ')}]`,
+      };
+      return {
+        status: {
+          phase: 'Pending',
+          conditions: setConditions(
+            pod,
+            [
+              { type: 'PodReadyToStartContainers', status: 'False' },
+              { type: 'Initialized', status: 'True' },
+              { type: 'Ready', ...notReady },
+              { type: 'ContainersReady', ...notReady },
+              { type: 'PodScheduled', status: 'True' },
+            ],
+            now,
+          ),
+          hostIP: ctx.node.internalIP,
+          hostIPs: [{ ip: ctx.node.internalIP }],
+          startTime: now,
+          containerStatuses: containers.map(
+            (c): ContainerStatus => ({
+              name: c.name,
+              image: c.image ?? '',
+              imageID: '',
+              ready: false,
+              started: false,
+              restartCount: 0,
+              state: { waiting: { reason: 'ContainerCreating' } },
+            }),
+          ),
+        },
+      };
+    },
+  };
+}
+
+/**
  * pod-ready: a pod bound to a simulated node, Pending, not being deleted ⇒ Running and Ready, as the
  * kubelet reports it (kwok `pod-ready`): conditions PodReadyToStartContainers, Initialized,
  * ContainersReady, Ready and PodScheduled True; containers running; completed init containers
@@ -139,7 +195,7 @@ export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
   return {
     name: 'pod-ready',
     resource: 'Pod',
-    selector: (pod) => !isBeingDeleted(pod) && phaseOf(pod) === 'Pending',
+    selector: (pod) => !isBeingDeleted(pod) && phaseOf(pod) === 'Pending' && !!pod.status?.startTime,
     delayMs,
     jitterMs,
     next: (pod, ctx) => {
@@ -340,6 +396,7 @@ export function nodeHeartbeatStage(delayMs = 5 * 60_000): NodeStage {
 export function defaultStages(opts: DefaultStageOptions = {}): AnyStage[] {
   return [
     podDeleteStage(opts.podDeleteDelayMs),
+    podCreateStage(),
     podReadyStage(opts.podReadyDelayMs, opts.podReadyJitterMs),
     podCompleteStage(opts.podCompleteDelayMs),
     nodeInitializeStage(),
