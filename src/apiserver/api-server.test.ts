@@ -1,14 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RestRequest } from '../client/transport.js';
-import { StatusError } from '../machinery/errors/index.js';
+import type { StatusError } from '../machinery/errors/index.js';
 import type { KubeList, KubeObject } from '../api/index.js';
 import type { Rand } from '../util/random/index.js';
 import { SeededRand, SAFE_ALPHABET } from '../util/random/index.js';
-import { newTestServer, type TestServer } from './testing/fixtures.js';
+import { newTestServer, rejectsWithStatus, type Req, type TestServer } from './testing/fixtures.js';
 import { COMPACTION_INTERVAL_MS, DEFAULT_NAMESPACES, type HandleResult } from './index.js';
-
-type Req = Partial<RestRequest> & Pick<RestRequest, 'verb'>;
 
 function widgets(t: TestServer, req: Req): Promise<HandleResult> {
   return t.server.handle({ group: 'example.com', version: 'v1', resource: 'widgets', ...req });
@@ -22,18 +19,11 @@ function widget(name: string, extra: Record<string, unknown> = {}): KubeObject {
   return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { replicas: 2 }, ...extra };
 }
 
+/** {@link rejectsWithStatus}, also asserting the StatusError's reason. */
 async function rejects(p: Promise<unknown>, code: number, reason: string, message?: string | RegExp): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof StatusError, `expected StatusError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    assert.equal(err.reason, reason, err.message);
-    if (typeof message === 'string') assert.equal(err.message, message);
-    else if (message) assert.match(err.message, message);
-    return err;
-  }
-  assert.fail('expected a rejection');
+  const err = await rejectsWithStatus(p, code, message);
+  assert.equal(err.reason, reason, err.message);
+  return err;
 }
 
 const obj = (r: HandleResult): KubeObject => r.body as KubeObject;

@@ -1,29 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RestRequest } from '../client/transport.js';
 import type { KubeObject } from '../api/index.js';
-import { StatusError } from '../machinery/errors/index.js';
-import { newTestServer, type TestServer } from './testing/fixtures.js';
+import { newTestServer, obj, pods, rejectsWithStatus, widgets, type Req, type TestServer } from './testing/fixtures.js';
 import type { HandleResult } from './index.js';
 
-type Req = Partial<RestRequest> & Pick<RestRequest, 'verb'>;
-const widgets = (t: TestServer, req: Req): Promise<HandleResult> => t.server.handle({ group: 'example.com', version: 'v1', resource: 'widgets', namespace: 'default', ...req });
-const pods = (t: TestServer, req: Req): Promise<HandleResult> => t.server.handle({ group: '', version: 'v1', resource: 'pods', namespace: 'default', ...req });
 const namespaces = (t: TestServer, req: Req): Promise<HandleResult> => t.server.handle({ group: '', version: 'v1', resource: 'namespaces', ...req });
-const obj = (r: HandleResult): KubeObject => r.body as KubeObject;
-
-async function rejects(p: Promise<unknown>, code: number, message?: string | RegExp): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof StatusError, String(err));
-    assert.equal(err.code, code, err.message);
-    if (typeof message === 'string') assert.equal(err.message, message);
-    else if (message) assert.match(err.message, message);
-    return err;
-  }
-  assert.fail('expected a rejection');
-}
 
 async function exists(t: TestServer, req: (t: TestServer, r: Req) => Promise<HandleResult>, name: string): Promise<boolean> {
   try {
@@ -48,18 +29,18 @@ describe('delete', () => {
       details: { name: 'a', group: 'example.com', kind: 'widgets', uid: w.metadata?.uid },
     });
     assert.equal(await exists(t, widgets, 'a'), false);
-    await rejects(widgets(t, { verb: 'delete', name: 'a' }), 404, 'widgets.example.com "a" not found');
+    await rejectsWithStatus(widgets(t, { verb: 'delete', name: 'a' }), 404, 'widgets.example.com "a" not found');
   });
 
   test('uid and resourceVersion preconditions are 409', async () => {
     const t = await newTestServer();
     const w = obj(await widgets(t, { verb: 'create', body: { metadata: { name: 'a' } } }));
-    await rejects(
+    await rejectsWithStatus(
       widgets(t, { verb: 'delete', name: 'a', body: { preconditions: { uid: 'nope' } } }),
       409,
       `Operation cannot be fulfilled on Widget.example.com "a": the UID in the precondition (nope) does not match the UID in record (${w.metadata?.uid}). The object might have been deleted and then recreated`,
     );
-    await rejects(widgets(t, { verb: 'delete', name: 'a', body: { preconditions: { resourceVersion: '1' } } }), 409, /the ResourceVersion in the precondition \(1\) does not match/);
+    await rejectsWithStatus(widgets(t, { verb: 'delete', name: 'a', body: { preconditions: { resourceVersion: '1' } } }), 409, /the ResourceVersion in the precondition \(1\) does not match/);
     const ok = await widgets(t, { verb: 'delete', name: 'a', body: { preconditions: { uid: w.metadata?.uid, resourceVersion: w.metadata?.resourceVersion } } });
     assert.equal(ok.code, 200);
   });
@@ -77,7 +58,7 @@ describe('delete', () => {
     const changed = obj(await widgets(t, { verb: 'update', name: 'a', body: { ...d, metadata: { ...d.metadata, deletionTimestamp: undefined }, spec: { replicas: 4 } } }));
     assert.equal(changed.metadata?.deletionTimestamp, d.metadata?.deletionTimestamp);
     assert.equal((changed.spec as { replicas: number }).replicas, 4);
-    await rejects(
+    await rejectsWithStatus(
       widgets(t, { verb: 'update', name: 'a', body: { ...changed, metadata: { ...changed.metadata, finalizers: ['example.com/hold', 'example.com/more'] } } }),
       422,
       /no new finalizers can be added if the object is being deleted/,
@@ -98,7 +79,7 @@ describe('delete', () => {
     assert.ok(fg.metadata?.deletionTimestamp);
     const or = obj(await widgets(t, { verb: 'delete', name: 'or', query: { propagationPolicy: 'Orphan' } }));
     assert.deepEqual(or.metadata?.finalizers, ['orphan']);
-    await rejects(widgets(t, { verb: 'delete', name: 'or', body: { propagationPolicy: 'Sideways' } }), 422, /propagationPolicy: Unsupported value: "Sideways"/);
+    await rejectsWithStatus(widgets(t, { verb: 'delete', name: 'or', body: { propagationPolicy: 'Sideways' } }), 422, /propagationPolicy: Unsupported value: "Sideways"/);
   });
 
   test('dryRun delete answers but keeps the object', async () => {
@@ -155,7 +136,7 @@ describe('delete', () => {
 
   test('namespaces: Terminating first, immortal ones are 403, finalize empties spec.finalizers and removes it', async () => {
     const t = await newTestServer();
-    await rejects(namespaces(t, { verb: 'delete', name: 'default' }), 403, 'namespaces "default" is forbidden: this namespace may not be deleted');
+    await rejectsWithStatus(namespaces(t, { verb: 'delete', name: 'default' }), 403, 'namespaces "default" is forbidden: this namespace may not be deleted');
     await namespaces(t, { verb: 'create', body: { metadata: { name: 'x' } } });
     const res = await namespaces(t, { verb: 'delete', name: 'x' });
     const ns = obj(res);

@@ -2,28 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PatchType, RestRequest } from '../client/transport.js';
 import type { KubeObject } from '../api/index.js';
-import { StatusError } from '../machinery/errors/index.js';
-import { newTestServer, type TestServer } from './testing/fixtures.js';
+import { newTestServer, obj, pods, rejectsWithStatus, widgets, type Req, type TestServer } from './testing/fixtures.js';
 import type { HandleResult } from './index.js';
 
-type Req = Partial<RestRequest> & Pick<RestRequest, 'verb'>;
-const widgets = (t: TestServer, req: Req): Promise<HandleResult> => t.server.handle({ group: 'example.com', version: 'v1', resource: 'widgets', namespace: 'default', ...req });
-const pods = (t: TestServer, req: Req): Promise<HandleResult> => t.server.handle({ group: '', version: 'v1', resource: 'pods', namespace: 'default', ...req });
-const obj = (r: HandleResult): KubeObject => r.body as KubeObject;
 const spec = (o: KubeObject): Record<string, unknown> => o.spec as Record<string, unknown>;
-
-async function rejects(p: Promise<unknown>, code: number, message?: string | RegExp): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof StatusError, String(err));
-    assert.equal(err.code, code, err.message);
-    if (typeof message === 'string') assert.equal(err.message, message);
-    else if (message) assert.match(err.message, message);
-    return err;
-  }
-  assert.fail('expected a rejection');
-}
 
 async function withWidget(): Promise<{ t: TestServer; w: KubeObject }> {
   const t = await newTestServer();
@@ -45,7 +27,7 @@ describe('patch', () => {
     assert.deepEqual(m.metadata?.labels, { app: 'web' });
     assert.equal(spec(m).replicas, 4);
     // Widgets have no schema: a strategic merge patch is refused as for custom resources.
-    await rejects(patch(t, 'application/strategic-merge-patch+json', { spec: { replicas: 5 } }), 415);
+    await rejectsWithStatus(patch(t, 'application/strategic-merge-patch+json', { spec: { replicas: 5 } }), 415);
     const cm = await t.server.handle({ verb: 'create', group: '', version: 'v1', resource: 'configmaps', namespace: 'default', body: { metadata: { name: 'c', finalizers: ['a.io/x'] }, data: { a: '1' } } });
     const smp = await t.server.handle({
       verb: 'patch',
@@ -65,7 +47,7 @@ describe('patch', () => {
   test('a resourceVersion in the patch is a precondition', async () => {
     const { t, w } = await withWidget();
     await patch(t, 'application/merge-patch+json', { spec: { replicas: 3 } });
-    await rejects(patch(t, 'application/merge-patch+json', { metadata: { resourceVersion: w.metadata?.resourceVersion }, spec: { replicas: 4 } }), 409, /the object has been modified/);
+    await rejectsWithStatus(patch(t, 'application/merge-patch+json', { metadata: { resourceVersion: w.metadata?.resourceVersion }, spec: { replicas: 4 } }), 409, /the object has been modified/);
   });
 
   test('a patch without resourceVersion retries on a storage conflict', async () => {
@@ -79,13 +61,13 @@ describe('patch', () => {
 
   test('patch errors: 422 for an operation that does not apply, 400 for a malformed patch, 415 for apply, 404 for a missing object', async () => {
     const { t } = await withWidget();
-    const e = await rejects(patch(t, 'application/json-patch+json', [{ op: 'test', path: '/spec/replicas', value: 9 }]), 422, 'the server rejected our request due to an error in our request');
+    const e = await rejectsWithStatus(patch(t, 'application/json-patch+json', [{ op: 'test', path: '/spec/replicas', value: 9 }]), 422, 'the server rejected our request due to an error in our request');
     assert.equal(e.reason, 'Invalid');
-    await rejects(patch(t, 'application/json-patch+json', { op: 'replace' }), 400);
-    const apply = await rejects(patch(t, 'application/apply-patch+yaml', { spec: {} }), 415);
+    await rejectsWithStatus(patch(t, 'application/json-patch+json', { op: 'replace' }), 400);
+    const apply = await rejectsWithStatus(patch(t, 'application/apply-patch+yaml', { spec: {} }), 415);
     assert.match(apply.message, /application\/json-patch\+json, application\/merge-patch\+json, application\/strategic-merge-patch\+json/);
-    await rejects(widgets(t, { verb: 'patch', name: 'zz', patchType: 'application/merge-patch+json', body: {} }), 404, 'widgets.example.com "zz" not found');
-    await rejects(patch(t, 'application/merge-patch+json', { metadata: { name: 'b' } }), 400, 'the name of the object (b) does not match the name on the URL (a)');
+    await rejectsWithStatus(widgets(t, { verb: 'patch', name: 'zz', patchType: 'application/merge-patch+json', body: {} }), 404, 'widgets.example.com "zz" not found');
+    await rejectsWithStatus(patch(t, 'application/merge-patch+json', { metadata: { name: 'b' } }), 400, 'the name of the object (b) does not match the name on the URL (a)');
   });
 
   test('unknown fields in a patch: Strict is 422 on field patch, Warn warns, nothing is stored', async () => {
@@ -93,7 +75,7 @@ describe('patch', () => {
     await t.server.handle({ verb: 'create', group: '', version: 'v1', resource: 'configmaps', namespace: 'default', body: { metadata: { name: 'c' } } });
     const cm = (req: Partial<RestRequest>): Promise<HandleResult> =>
       t.server.handle({ verb: 'patch', group: '', version: 'v1', resource: 'configmaps', namespace: 'default', name: 'c', patchType: 'application/merge-patch+json', ...req });
-    await rejects(cm({ body: { spec: { x: 1 } }, query: { fieldValidation: 'Strict' } }), 422, /^ "" is invalid: patch: Invalid value: .*strict decoding error: unknown field "spec"$/);
+    await rejectsWithStatus(cm({ body: { spec: { x: 1 } }, query: { fieldValidation: 'Strict' } }), 422, /^ "" is invalid: patch: Invalid value: .*strict decoding error: unknown field "spec"$/);
     const res = await cm({ body: { spec: { x: 1 }, data: { a: 'b' } } });
     assert.deepEqual(res.warnings, ['unknown field "spec"']);
     assert.equal(obj(res).spec, undefined);
@@ -152,8 +134,8 @@ describe('scale subresource', () => {
     assert.equal(spec(w).replicas, 5);
     assert.equal(w.metadata?.generation, 2);
     assert.equal(put.metadata?.resourceVersion, w.metadata?.resourceVersion);
-    await rejects(widgets(t, { verb: 'update', name: 'a', subresource: 'scale', body: { ...s, spec: { replicas: 6 } } }), 409, /widgets\.example\.com "a": the object has been modified/);
-    await rejects(
+    await rejectsWithStatus(widgets(t, { verb: 'update', name: 'a', subresource: 'scale', body: { ...s, spec: { replicas: 6 } } }), 409, /widgets\.example\.com "a": the object has been modified/);
+    await rejectsWithStatus(
       widgets(t, { verb: 'update', name: 'a', subresource: 'scale', body: { ...put, spec: { replicas: -1 } } }),
       422,
       'Scale.autoscaling "a" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
@@ -165,7 +147,7 @@ describe('scale subresource', () => {
     const s = obj(await widgets(t, { verb: 'patch', name: 'a', subresource: 'scale', patchType: 'application/merge-patch+json', body: { spec: { replicas: 7 } } }));
     assert.equal(spec(s).replicas, 7);
     assert.equal(s.kind, 'Scale');
-    await rejects(t.server.handle({ verb: 'get', group: '', version: 'v1', resource: 'pods', namespace: 'default', name: 'p', subresource: 'scale' }), 404);
+    await rejectsWithStatus(t.server.handle({ verb: 'get', group: '', version: 'v1', resource: 'pods', namespace: 'default', name: 'p', subresource: 'scale' }), 404);
   });
 });
 
@@ -181,13 +163,13 @@ describe('pods/binding', () => {
     assert.equal(spec(p).nodeName, 'n1');
     assert.equal(p.metadata?.annotations?.why, 'test');
     assert.deepEqual((p.status as { conditions: unknown[] }).conditions, [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: '2025-01-01T00:00:05Z' }]);
-    await rejects(
+    await rejectsWithStatus(
       pods(t, { verb: 'create', name: 'p', subresource: 'binding', body: { metadata: { name: 'p' }, target: { kind: 'Node', name: 'n2' } } }),
       409,
       'Operation cannot be fulfilled on pods/binding "p": pod p is already assigned to node "n1"',
     );
-    await rejects(pods(t, { verb: 'create', name: 'p', subresource: 'binding', body: { metadata: { name: 'q' }, target: { name: 'n2' } } }), 400, 'name in URL does not match name in Binding object');
-    await rejects(pods(t, { verb: 'create', name: 'zz', subresource: 'binding', body: { metadata: { name: 'zz' }, target: { name: 'n2' } } }), 404, 'pods "zz" not found');
-    await rejects(pods(t, { verb: 'update', name: 'p', subresource: 'binding', body: {} }), 405);
+    await rejectsWithStatus(pods(t, { verb: 'create', name: 'p', subresource: 'binding', body: { metadata: { name: 'q' }, target: { name: 'n2' } } }), 400, 'name in URL does not match name in Binding object');
+    await rejectsWithStatus(pods(t, { verb: 'create', name: 'zz', subresource: 'binding', body: { metadata: { name: 'zz' }, target: { name: 'n2' } } }), 404, 'pods "zz" not found');
+    await rejectsWithStatus(pods(t, { verb: 'update', name: 'p', subresource: 'binding', body: {} }), 405);
   });
 });

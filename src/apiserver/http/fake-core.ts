@@ -1,31 +1,14 @@
 /**
- * A scriptable {@link ApiServerCore} for the HTTP layer's tests: a few resources shaped like
- * upstream's (pods, namespaces, deployments, HPAs in autoscaling v2 and v1), every request recorded,
- * results and watch events supplied by the test.
+ * A scriptable {@link ApiServerCore} for the HTTP layer's tests: a few of the real served resources
+ * (pods, namespaces, deployments) plus HPAs in autoscaling v2 and v1, every request recorded, results
+ * and watch events supplied by the test.
  */
 import type { RestRequest, WatchEvent, WatchStream } from '../../client/transport.js';
 import type { KubeObject } from '../../api/index.js';
-import type { ResourceInfo, ResourceStrategy, TablePrinter } from '../registry/strategy.js';
+import { servedStrategies } from '../registry/resources/index.js';
+import type { ResourceStrategy, TablePrinter } from '../registry/strategy.js';
+import { plainStrategy, resourceInfo } from '../testing/fixtures.js';
 import type { ApiServerCore, HandleResult, SchemaSource } from './types.js';
-
-const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-
-function strategy(info: ResourceInfo, table: TablePrinter): ResourceStrategy {
-  return {
-    info,
-    hasStatus: true,
-    defaults: () => {},
-    prepareForCreate: () => {},
-    prepareForUpdate: () => {},
-    validate: () => [],
-    validateUpdate: () => [],
-    allowCreateOnUpdate: false,
-    allowUnconditionalUpdate: true,
-    defaultGarbageCollectionPolicy: 'Background',
-    fieldSelectors: {},
-    table,
-  };
-}
 
 /** A pod printer with upstream's first columns and two `-o wide` (priority 1) ones. */
 export const podPrinter: TablePrinter = {
@@ -44,87 +27,41 @@ export const podPrinter: TablePrinter = {
   },
 };
 
-const namePrinter: TablePrinter = {
-  columns: [{ name: 'Name', type: 'string', format: 'name', description: 'Name', priority: 0 }],
-  row: (obj) => ({ cells: [obj.metadata?.name] }),
-};
+/**
+ * The real served strategy of `resource` with a copy of its info, so a test may edit the copy; `table`
+ * replaces the printer when given. Throws when kubeplane does not serve `resource`.
+ */
+function served(resource: string, table?: TablePrinter): ResourceStrategy {
+  const s = servedStrategies.find((x) => x.info.resource === resource);
+  if (!s) throw new Error(`kubeplane does not serve ${resource}`);
+  return { ...s, info: structuredClone(s.info), table: table ?? s.table };
+}
 
-/** The fake's resources, in discovery order. */
+/**
+ * The fake's resources, in discovery order: the real pods, namespaces and deployments strategies (pods
+ * with the small {@link podPrinter} and upstream's policy/v1 `eviction` subresource, which the router
+ * tests address), then HorizontalPodAutoscalers in autoscaling v1 and v2 (a group with two versions,
+ * listed v1 first so that discovery has to put the preferred v2 first). Fresh copies of the infos.
+ */
 export function fakeResources(): ResourceStrategy[] {
+  const pods = served('pods', podPrinter);
+  pods.info.subresources.push({ name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
   return [
-    strategy(
-      {
-        group: '',
-        version: 'v1',
-        resource: 'pods',
-        singular: 'pod',
-        kind: 'Pod',
-        listKind: 'PodList',
-        namespaced: true,
-        shortNames: ['po'],
-        categories: ['all'],
-        verbs: ALL_VERBS,
-        subresources: [
-          { name: 'status', group: '', version: 'v1', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
-          { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
-        ],
-      },
-      podPrinter,
-    ),
-    strategy(
-      {
-        group: '',
-        version: 'v1',
-        resource: 'namespaces',
-        singular: 'namespace',
-        kind: 'Namespace',
-        listKind: 'NamespaceList',
-        namespaced: false,
-        shortNames: ['ns'],
-        categories: [],
-        verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-        subresources: [
-          { name: 'status', group: '', version: 'v1', kind: 'Namespace', verbs: ['get', 'patch', 'update'] },
-          { name: 'finalize', group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] },
-        ],
-      },
-      namePrinter,
-    ),
-    strategy(
-      {
-        group: 'apps',
-        version: 'v1',
-        resource: 'deployments',
-        singular: 'deployment',
-        kind: 'Deployment',
-        listKind: 'DeploymentList',
-        namespaced: true,
-        shortNames: ['deploy'],
-        categories: ['all'],
-        verbs: ALL_VERBS,
-        subresources: [
-          { name: 'status', group: 'apps', version: 'v1', kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
-          { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
-        ],
-      },
-      namePrinter,
-    ),
+    pods,
+    served('namespaces'),
+    served('deployments'),
     ...['v1', 'v2'].map((version) =>
-      strategy(
-        {
+      plainStrategy(
+        resourceInfo({
           group: 'autoscaling',
           version,
           resource: 'horizontalpodautoscalers',
-          singular: 'horizontalpodautoscaler',
           kind: 'HorizontalPodAutoscaler',
-          listKind: 'HorizontalPodAutoscalerList',
-          namespaced: true,
           shortNames: ['hpa'],
           categories: ['all'],
-          verbs: ALL_VERBS,
           subresources: [{ name: 'status', group: 'autoscaling', version, kind: 'HorizontalPodAutoscaler', verbs: ['get', 'patch', 'update'] }],
-        },
-        namePrinter,
+        }),
+        { hasStatus: true },
       ),
     ),
   ];

@@ -149,7 +149,6 @@ describe('legacy discovery (apiserver.md §2.3)', () => {
           shortNames: ['deploy'],
           categories: ['all'],
         },
-        { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
         {
           name: 'deployments/scale',
           singularName: '',
@@ -159,6 +158,7 @@ describe('legacy discovery (apiserver.md §2.3)', () => {
           kind: 'Scale',
           verbs: ['get', 'patch', 'update'],
         },
+        { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
       ],
     });
   });
@@ -167,7 +167,7 @@ describe('legacy discovery (apiserver.md §2.3)', () => {
     const body = (await (await t.fetch('/api/v1')).json()) as { groupVersion: string; resources: Record<string, unknown>[] };
     assert.equal(body.groupVersion, 'v1');
     const names = body.resources.map((r) => r['name']);
-    assert.deepEqual(names, ['pods', 'pods/status', 'pods/eviction', 'namespaces', 'namespaces/status', 'namespaces/finalize']);
+    assert.deepEqual(names, ['pods', 'pods/binding', 'pods/status', 'pods/eviction', 'namespaces', 'namespaces/finalize', 'namespaces/status']);
     const ns = body.resources.find((r) => r['name'] === 'namespaces');
     assert.equal(ns?.['namespaced'], false);
     assert.equal('categories' in (ns ?? {}), false);
@@ -202,8 +202,8 @@ describe('aggregated discovery (apiserver.md §2.2)', () => {
               shortNames: ['deploy'],
               categories: ['all'],
               subresources: [
-                { subresource: 'status', responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, verbs: ['get', 'patch', 'update'] },
                 { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
+                { subresource: 'status', responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, verbs: ['get', 'patch', 'update'] },
               ],
             },
           ],

@@ -1,16 +1,19 @@
 /**
- * Small strategies and a server factory for the API server core's own tests (the real per-kind
- * strategies live in registry/resources). `widgets.example.com` is a namespaced kind with spec,
- * status and a scale subresource; `namespaces`, `pods` and `configmaps` are minimal core kinds with
- * upstream's names (and therefore schemas, for unknown-field pruning).
+ * Small strategies, a server factory and request helpers for the API server core's own tests (the
+ * real per-kind strategies live in registry/resources). `widgets.example.com` is a namespaced kind
+ * with spec, status and a scale subresource; `namespaces`, `pods` and `configmaps` are minimal core
+ * kinds with upstream's names (and therefore schemas, for unknown-field pruning).
  */
+import assert from 'node:assert/strict';
 import type { KubeObject } from '../../api/index.js';
+import type { RestRequest } from '../../client/transport.js';
 import { metaOf } from '../registry/generic/objects.js';
-import { field, type FieldError } from '../../machinery/errors/index.js';
+import { StatusError, field, type FieldError } from '../../machinery/errors/index.js';
 import { MemoryBackend } from '../../storage/memory/index.js';
 import { FakeClock } from '../../util/clock/index.js';
 import { SeededRand, type Rand } from '../../util/random/index.js';
-import { ApiServer, type ApiServerOptions } from '../index.js';
+import { ApiServer, type ApiServerOptions, type HandleResult } from '../index.js';
+import { STANDARD_VERBS } from '../registry/resources/helpers.js';
 import type { ResourceInfo, ResourceStrategy, TablePrinter } from '../registry/strategy.js';
 
 const table: TablePrinter = {
@@ -18,18 +21,42 @@ const table: TablePrinter = {
   row: (obj) => ({ cells: [obj.metadata?.name ?? ''] }),
 };
 
-const MAIN_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-
-function info(partial: Partial<ResourceInfo> & Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind'>): ResourceInfo {
+/**
+ * A ResourceInfo from its group, version, resource and kind: singular is the lower-case kind, listKind
+ * `<Kind>List`, namespaced, every verb, no short names, categories or subresources unless given.
+ */
+export function resourceInfo(partial: Partial<ResourceInfo> & Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind'>): ResourceInfo {
   return {
     singular: partial.kind.toLowerCase(),
     listKind: `${partial.kind}List`,
     namespaced: true,
     shortNames: [],
     categories: [],
-    verbs: MAIN_VERBS,
+    verbs: [...STANDARD_VERBS],
     subresources: [],
     ...partial,
+  };
+}
+
+/**
+ * A strategy that serves `info` with no status, no defaults, preparation or validation, unconditional
+ * updates, background deletion, no field selectors and a Name-only table; `overrides` replace any of it.
+ */
+export function plainStrategy(info: ResourceInfo, overrides: Partial<ResourceStrategy> = {}): ResourceStrategy {
+  return {
+    info,
+    hasStatus: false,
+    defaults() {},
+    prepareForCreate() {},
+    prepareForUpdate() {},
+    validate: () => [],
+    validateUpdate: () => [],
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    defaultGarbageCollectionPolicy: 'Background',
+    fieldSelectors: {},
+    table,
+    ...overrides,
   };
 }
 
@@ -53,7 +80,7 @@ const specStatusHooks = {
 
 /** `widgets.example.com/v1`: spec.replicas (≥ 0), status, scale subresource, field selector `spec.color`. */
 export const widgetStrategy: ResourceStrategy = {
-  info: info({
+  info: resourceInfo({
     group: 'example.com',
     version: 'v1',
     resource: 'widgets',
@@ -99,15 +126,15 @@ export const widgetStrategy: ResourceStrategy = {
 /** `gadgets.example.com/v1`: like widgets but cluster-scoped, PUT may create, and updates need a resourceVersion. */
 export const gadgetStrategy: ResourceStrategy = {
   ...widgetStrategy,
-  info: info({ group: 'example.com', version: 'v1', resource: 'gadgets', kind: 'Gadget', namespaced: false }),
+  info: resourceInfo({ group: 'example.com', version: 'v1', resource: 'gadgets', kind: 'Gadget', namespaced: false }),
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: false,
   scale: undefined,
 };
 
 /** core/v1 namespaces: phase Active and the `kubernetes` finalizer on create; spec.finalizers and status kept on update. */
-export const namespaceStrategy: ResourceStrategy = {
-  info: info({
+export const namespaceStrategy: ResourceStrategy = plainStrategy(
+  resourceInfo({
     group: '',
     version: 'v1',
     resource: 'namespaces',
@@ -119,29 +146,24 @@ export const namespaceStrategy: ResourceStrategy = {
       { name: 'finalize', group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] },
     ],
   }),
-  hasStatus: true,
-  defaults() {},
-  prepareForCreate(obj) {
-    obj.status = { phase: 'Active' };
-    const spec = (obj.spec ??= {}) as { finalizers?: string[] };
-    if (!(spec.finalizers ?? []).includes('kubernetes')) spec.finalizers = [...(spec.finalizers ?? []), 'kubernetes'];
+  {
+    hasStatus: true,
+    prepareForCreate(obj) {
+      obj.status = { phase: 'Active' };
+      const spec = (obj.spec ??= {}) as { finalizers?: string[] };
+      if (!(spec.finalizers ?? []).includes('kubernetes')) spec.finalizers = [...(spec.finalizers ?? []), 'kubernetes'];
+    },
+    prepareForUpdate(obj, old) {
+      obj.spec = old.spec;
+      obj.status = old.status;
+    },
+    fieldSelectors: { 'status.phase': (obj) => (obj.status as { phase?: string } | undefined)?.phase ?? '' },
   },
-  prepareForUpdate(obj, old) {
-    obj.spec = old.spec;
-    obj.status = old.status;
-  },
-  validate: () => [],
-  validateUpdate: () => [],
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: true,
-  defaultGarbageCollectionPolicy: 'Background',
-  fieldSelectors: { 'status.phase': (obj) => (obj.status as { phase?: string } | undefined)?.phase ?? '' },
-  table,
-};
+);
 
 /** core/v1 pods: graceful deletion and binding; field selector spec.nodeName. */
-export const podStrategy: ResourceStrategy = {
-  info: info({
+export const podStrategy: ResourceStrategy = plainStrategy(
+  resourceInfo({
     group: '',
     version: 'v1',
     resource: 'pods',
@@ -151,40 +173,23 @@ export const podStrategy: ResourceStrategy = {
       { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
     ],
   }),
-  hasStatus: true,
-  defaults(obj) {
-    (specOf(obj) as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds ??= 30;
+  {
+    hasStatus: true,
+    defaults(obj) {
+      (specOf(obj) as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds ??= 30;
+    },
+    prepareForCreate(obj) {
+      obj.status = { phase: 'Pending' };
+    },
+    prepareForUpdate(obj, old) {
+      obj.status = old.status;
+    },
+    fieldSelectors: { 'spec.nodeName': (obj) => specOf(obj).nodeName ?? '' },
   },
-  prepareForCreate(obj) {
-    obj.status = { phase: 'Pending' };
-  },
-  prepareForUpdate(obj, old) {
-    obj.status = old.status;
-  },
-  validate: () => [],
-  validateUpdate: () => [],
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: true,
-  defaultGarbageCollectionPolicy: 'Background',
-  fieldSelectors: { 'spec.nodeName': (obj) => specOf(obj).nodeName ?? '' },
-  table,
-};
+);
 
 /** core/v1 configmaps: no status. */
-export const configMapStrategy: ResourceStrategy = {
-  info: info({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }),
-  hasStatus: false,
-  defaults() {},
-  prepareForCreate() {},
-  prepareForUpdate() {},
-  validate: () => [],
-  validateUpdate: () => [],
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: true,
-  defaultGarbageCollectionPolicy: 'Background',
-  fieldSelectors: {},
-  table,
-};
+export const configMapStrategy: ResourceStrategy = plainStrategy(resourceInfo({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }));
 
 /** Every test strategy. */
 export const testStrategies: ResourceStrategy[] = [namespaceStrategy, podStrategy, configMapStrategy, widgetStrategy, gadgetStrategy];
@@ -204,4 +209,33 @@ export async function newTestServer(opts: Partial<ApiServerOptions> = {}): Promi
   const rand = opts.rand ?? new SeededRand(7);
   const server = await ApiServer.create({ strategies: testStrategies, ...opts, backend, clock, rand });
   return { server, backend, clock, rand };
+}
+
+/** A request without the fields a test leaves at their defaults. */
+export type Req = Partial<RestRequest> & Pick<RestRequest, 'verb'>;
+
+/** Sends `req` for `widgets.example.com/v1` in namespace `default` (unless `req` names another). */
+export const widgets = (t: TestServer, req: Req): Promise<HandleResult> => t.server.handle({ group: 'example.com', version: 'v1', resource: 'widgets', namespace: 'default', ...req });
+
+/** Sends `req` for core/v1 pods in namespace `default` (unless `req` names another). */
+export const pods = (t: TestServer, req: Req): Promise<HandleResult> => t.server.handle({ group: '', version: 'v1', resource: 'pods', namespace: 'default', ...req });
+
+/** The body of a result, as an object. */
+export const obj = (r: HandleResult): KubeObject => r.body as KubeObject;
+
+/**
+ * Awaits `p` and asserts that it rejects with a {@link StatusError} of HTTP `code` whose message equals
+ * `message` (a string) or matches it (a RegExp); returns the error. Fails when `p` resolves.
+ */
+export async function rejectsWithStatus(p: Promise<unknown>, code: number, message?: string | RegExp): Promise<StatusError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof StatusError, `expected StatusError, got ${String(err)}`);
+    assert.equal(err.code, code, err.message);
+    if (typeof message === 'string') assert.equal(err.message, message);
+    else if (message) assert.match(err.message, message);
+    return err;
+  }
+  assert.fail('expected a rejection');
 }

@@ -277,12 +277,22 @@ export function validateObjectMeta(
     errs.push(field.forbidden(`${path}.namespace`, 'not allowed on this type'));
   }
   errs.push(...validateNonnegativeField(m.generation ?? 0, `${path}.generation`));
-  errs.push(...validateLabels(m.labels, `${path}.labels`));
-  errs.push(...validateAnnotations(m.annotations, `${path}.annotations`));
-  errs.push(...validateOwnerReferences(m.ownerReferences, `${path}.ownerReferences`));
-  errs.push(...validateFinalizers(m.finalizers, `${path}.finalizers`));
-  errs.push(...validateManagedFields(m.managedFields, `${path}.managedFields`));
+  errs.push(...validateMetaFields(m, path));
   return errs;
+}
+
+/**
+ * The checks ValidateObjectMeta and ValidateObjectMetaUpdate share, in upstream's order: labels,
+ * annotations, ownerReferences, finalizers and managedFields well-formed (paths under `path`).
+ */
+function validateMetaFields(m: ObjectMeta, path: string): FieldError[] {
+  return [
+    ...validateLabels(m.labels, `${path}.labels`),
+    ...validateAnnotations(m.annotations, `${path}.annotations`),
+    ...validateOwnerReferences(m.ownerReferences, `${path}.ownerReferences`),
+    ...validateFinalizers(m.finalizers, `${path}.finalizers`),
+    ...validateManagedFields(m.managedFields, `${path}.managedFields`),
+  ];
 }
 
 /**
@@ -317,11 +327,7 @@ export function validateObjectMetaUpdate(meta: ObjectMeta | undefined, oldMeta: 
   errs.push(...validateImmutableField(m.creationTimestamp, o.creationTimestamp, `${path}.creationTimestamp`));
   errs.push(...validateImmutableField(m.deletionTimestamp, o.deletionTimestamp, `${path}.deletionTimestamp`));
   errs.push(...validateImmutableField(m.deletionGracePeriodSeconds, o.deletionGracePeriodSeconds, `${path}.deletionGracePeriodSeconds`));
-  errs.push(...validateLabels(m.labels, `${path}.labels`));
-  errs.push(...validateAnnotations(m.annotations, `${path}.annotations`));
-  errs.push(...validateOwnerReferences(m.ownerReferences, `${path}.ownerReferences`));
-  errs.push(...validateFinalizers(m.finalizers, `${path}.finalizers`));
-  errs.push(...validateManagedFields(m.managedFields, `${path}.managedFields`));
+  errs.push(...validateMetaFields(m, path));
   return errs;
 }
 

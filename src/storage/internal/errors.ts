@@ -88,3 +88,13 @@ export function checkWatchStart(prefix: string, fromRevision: number, compactedR
   if (fromRevision > currentRevision) throw futureRevision(prefix, fromRevision, currentRevision);
   if (fromRevision < compactedRevision) throw compacted(prefix, compactedRevision);
 }
+
+/**
+ * Validates the revision of {@link Backend.compact}: throws `FutureRevision` when `revision` > the
+ * current revision; returns false when it is at or below the compacted revision (nothing to do), true
+ * when history up to it must be dropped.
+ */
+export function needsCompaction(revision: number, compactedRevision: number, currentRevision: number): boolean {
+  if (revision > currentRevision) throw futureRevision('', revision, currentRevision);
+  return revision > compactedRevision;
+}

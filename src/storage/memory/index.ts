@@ -22,10 +22,10 @@ import {
   checkWatchStart,
   closedError,
   conflict,
-  futureRevision,
   isPastRevision,
   keyExists,
   keyNotFound,
+  needsCompaction,
   settle,
 } from '../internal/errors.js';
 import { countPrefix, page, rankRange } from '../internal/keys.js';
@@ -141,8 +141,7 @@ export class MemoryBackend implements Backend {
   compact(revision: number): Promise<void> {
     return settle(() => {
       this.assertOpen('');
-      if (revision > this.revision) throw futureRevision('', revision, this.revision);
-      if (revision <= this.compacted) return;
+      if (!needsCompaction(revision, this.compacted, this.revision)) return;
       const dropped = revision - this.compacted;
       const touched = new Set<string>();
       for (let i = 0; i < dropped; i++) touched.add((this.log[i] as WatchEvent).kv.key);

@@ -37,10 +37,10 @@ import {
   checkWatchStart,
   closedError,
   conflict,
-  futureRevision,
   isPastRevision,
   keyExists,
   keyNotFound,
+  needsCompaction,
   settle,
 } from '../internal/errors.js';
 import { countPrefix, keyAfter, listStart, page, prefixEnd } from '../internal/keys.js';
@@ -200,8 +200,7 @@ export class SqliteBackend implements Backend {
   compact(revision: number): Promise<void> {
     return settle(() => {
       this.assertOpen('');
-      if (revision > this.revision) throw futureRevision('', revision, this.revision);
-      if (revision <= this.compacted) return;
+      if (!needsCompaction(revision, this.compacted, this.revision)) return;
       this.commitBatch();
       // Rows below the previous compacted revision were already handled by earlier compactions.
       const from = this.compacted;

@@ -16,7 +16,7 @@ import type { Deployment, DeploymentSpec, DeploymentStrategy } from '../../../ap
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { regexError, validateNonnegativeField } from '../../../machinery/validation/index.js';
 import type { ResourceStrategy, TableRowData } from '../strategy.js';
-import { bumpGenerationIf, labelSelectorString, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
+import { STANDARD_VERBS, bumpGenerationIf, labelSelectorString, replicasScale, resetField, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
 import { defaultPodTemplateSpec, validateSelectorAndTemplate } from './pod-template.js';
 import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
 
@@ -168,7 +168,7 @@ export const deploymentStrategy: ResourceStrategy<DeploymentObject> = {
     namespaced: true,
     shortNames: ['deploy'],
     categories: ['all'],
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    verbs: STANDARD_VERBS,
     subresources: [
       { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
       { name: 'status', group: 'apps', version: 'v1', kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
@@ -189,8 +189,7 @@ export const deploymentStrategy: ResourceStrategy<DeploymentObject> = {
   prepareForStatusUpdate(d, old) {
     d.spec = old.spec;
     const meta = (d.metadata ??= {});
-    if (old.metadata?.labels) meta.labels = old.metadata.labels;
-    else delete meta.labels;
+    resetField(meta, old.metadata, 'labels');
   },
   validate: validateDeploymentSpec,
   validateUpdate: (d, old) => [
@@ -215,12 +214,5 @@ export const deploymentStrategy: ResourceStrategy<DeploymentObject> = {
     ],
     row: printDeployment,
   },
-  scale: {
-    specReplicas: (d) => d.spec?.replicas ?? 1,
-    setSpecReplicas(d, replicas) {
-      (d.spec ??= {} as DeploymentSpec).replicas = replicas;
-    },
-    statusReplicas: (d) => d.status?.replicas ?? 0,
-    selector: (d) => labelSelectorString(d.spec?.selector),
-  },
+  scale: replicasScale,
 };

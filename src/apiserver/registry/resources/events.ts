@@ -11,7 +11,7 @@ import type { Event } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../../machinery/validation/index.js';
 import { parseTime } from '../../../util/clock/index.js';
-import type { ApiObject } from './helpers.js';
+import { STANDARD_VERBS, type ApiObject } from './helpers.js';
 import type { ResourceStrategy, TableRowData } from '../strategy.js';
 import { column, translateTimestampSince } from './table-helpers.js';
 
@@ -108,7 +108,7 @@ export const eventStrategy: ResourceStrategy<EventObject> = {
     namespaced: true,
     shortNames: ['ev'],
     categories: [],
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    verbs: STANDARD_VERBS,
     subresources: [],
   },
   hasStatus: false,

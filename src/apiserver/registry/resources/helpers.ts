@@ -1,12 +1,14 @@
 /**
- * Small pieces the per-kind strategies share: writable object types, semantic equality of API values,
- * generation bumps, selector strings and immutable-field errors.
+ * Small pieces the per-kind strategies share: writable object types, the standard verbs, semantic
+ * equality of API values, generation bumps, field resets, selector strings, immutable-field errors
+ * and the scale subresource of replicated workloads.
  */
 import type { KubeObject, LabelSelector, ObjectMeta } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { selectorFromLabelSelector } from '../../../machinery/labels/index.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
 import { semanticDeepEqual } from '../../../machinery/meta/index.js';
+import type { ScaleStrategy } from '../strategy.js';
 
 export { semanticDeepEqual };
 
@@ -19,6 +21,12 @@ export type ApiObject<T> = {
 } & Omit<KubeObject, 'metadata'>;
 
 /**
+ * The discovery verbs of a resource served by the generic store with collection deletes (upstream's
+ * list for pods, deployments, events…). Shared: copy before editing.
+ */
+export const STANDARD_VERBS: string[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/**
  * Sets `obj.metadata.generation` to the old generation, plus one when `changed` (upstream's
  * PrepareForUpdate, after rest.BeforeUpdate reset the generation to the stored one).
  */
@@ -26,6 +34,17 @@ export function bumpGenerationIf(obj: ApiObject<KubeObject>, old: KubeObject, ch
   const meta = (obj.metadata ??= {});
   const oldGeneration = old.metadata?.generation ?? 0;
   meta.generation = changed ? oldGeneration + 1 : oldGeneration;
+}
+
+/**
+ * Resets `obj[key]` to the stored `old[key]`, removing it when the stored object has none — upstream's
+ * `newObj.Status = oldObj.Status` in PrepareForUpdate, where a nil becomes an absent field here rather
+ * than an explicit `undefined`.
+ */
+export function resetField<T extends object>(obj: T, old: T | undefined, key: keyof T): void {
+  const value = old?.[key];
+  if (value) obj[key] = value;
+  else delete obj[key];
 }
 
 /** `ValidateImmutableField`: `<path>: Invalid value: <new>: field is immutable` when the values differ semantically. */
@@ -45,3 +64,23 @@ export function labelSelectorString(ls: LabelSelector | undefined): string {
     return '<invalid>';
   }
 }
+
+/** A workload with a replica count and a pod selector (Deployments, ReplicaSets). */
+interface ReplicatedObject {
+  spec?: { replicas?: number; selector?: LabelSelector };
+  status?: { replicas?: number };
+}
+
+/**
+ * The `scale` subresource of a replicated workload (upstream's ScaleREST in
+ * pkg/registry/apps/{deployment,replicaset}/storage/storage.go): spec.replicas (1 when unset),
+ * status.replicas (0 when unset) and the selector's string form as `status.selector`.
+ */
+export const replicasScale: ScaleStrategy<ReplicatedObject> = {
+  specReplicas: (obj) => obj.spec?.replicas ?? 1,
+  setSpecReplicas(obj, replicas) {
+    (obj.spec ??= {}).replicas = replicas;
+  },
+  statusReplicas: (obj) => obj.status?.replicas ?? 0,
+  selector: (obj) => labelSelectorString(obj.spec?.selector),
+};

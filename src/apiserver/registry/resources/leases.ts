@@ -9,7 +9,7 @@
 import type { Lease } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isQualifiedName } from '../../../machinery/validation/index.js';
-import type { ApiObject } from './helpers.js';
+import { STANDARD_VERBS, type ApiObject } from './helpers.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
@@ -59,7 +59,7 @@ export const leaseStrategy: ResourceStrategy<LeaseObject> = {
     namespaced: true,
     shortNames: [],
     categories: [],
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    verbs: STANDARD_VERBS,
     subresources: [],
   },
   hasStatus: false,

@@ -11,7 +11,7 @@
 import type { Namespace } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../../machinery/validation/index.js';
-import type { ApiObject } from './helpers.js';
+import { resetField, type ApiObject } from './helpers.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
@@ -64,8 +64,7 @@ export function validateNamespaceStatusUpdate(ns: Namespace): FieldError[] {
  * each spec finalizer must be valid (ValidateNamespaceFinalizeUpdate, indexed paths).
  */
 export function prepareForFinalizeUpdate(ns: Namespace, old: Namespace): void {
-  if (old.status) ns.status = old.status;
-  else delete ns.status;
+  resetField(ns, old, 'status');
 }
 
 /** See {@link prepareForFinalizeUpdate}. */
@@ -110,16 +109,13 @@ export const namespaceStrategy: ResourceStrategy<NamespaceObject> = {
   },
   prepareForUpdate(ns, old) {
     const spec = (ns.spec ??= {});
-    if (old.spec?.finalizers) spec.finalizers = old.spec.finalizers;
-    else delete spec.finalizers;
-    if (old.status) ns.status = old.status;
-    else delete ns.status;
+    resetField(spec, old.spec, 'finalizers');
+    resetField(ns, old, 'status');
     const meta = (ns.metadata ??= {});
     if (meta.name) (meta.labels ??= {})[LABEL_METADATA_NAME] = meta.name;
   },
   prepareForStatusUpdate(ns, old) {
-    if (old.spec) ns.spec = old.spec;
-    else delete ns.spec;
+    resetField(ns, old, 'spec');
   },
   validate: validateNamespace,
   validateUpdate: validateNamespace,

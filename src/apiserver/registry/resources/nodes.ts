@@ -9,7 +9,7 @@
 import type { Node, Taint } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isQualifiedName, isValidLabelValue } from '../../../machinery/validation/index.js';
-import type { ApiObject } from './helpers.js';
+import { STANDARD_VERBS, resetField, type ApiObject } from './helpers.js';
 import type { ResourceStrategy, TableRowData } from '../strategy.js';
 import { tryParseQuantity, validateTaintEffect } from './pod-template.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
@@ -142,7 +142,7 @@ export const nodeStrategy: ResourceStrategy<NodeObject> = {
     namespaced: false,
     shortNames: ['no'],
     categories: [],
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    verbs: STANDARD_VERBS,
     subresources: [{ name: 'status', group: '', version: 'v1', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
   },
   hasStatus: true,
@@ -154,12 +154,10 @@ export const nodeStrategy: ResourceStrategy<NodeObject> = {
   /** Nodes allow every field, status included, to be set on create (the kubelet registers with its status). */
   prepareForCreate() {},
   prepareForUpdate(node, old) {
-    if (old.status) node.status = old.status;
-    else delete node.status;
+    resetField(node, old, 'status');
   },
   prepareForStatusUpdate(node, old) {
-    if (old.spec) node.spec = old.spec;
-    else delete node.spec;
+    resetField(node, old, 'spec');
   },
   validate: validateNode,
   validateUpdate: (node, old) => [...validateNode(node), ...validateNodeUpdate(node, old)],

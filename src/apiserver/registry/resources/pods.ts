@@ -17,7 +17,7 @@ import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Subdomain, isQualifiedName, FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
 import { formatTime, parseTime } from '../../../util/clock/index.js';
 import type { ResourceStrategy, TableRowData } from '../strategy.js';
-import { bumpGenerationIf, semanticDeepEqual, type ApiObject } from './helpers.js';
+import { STANDARD_VERBS, bumpGenerationIf, resetField, semanticDeepEqual, type ApiObject } from './helpers.js';
 import {
   defaultPodSpec,
   tryParseQuantity,
@@ -406,11 +406,9 @@ export function printPod(pod: Pod, now: number): TableRowData {
 function prepareForStatusUpdate(pod: PodObject, old: Pod): void {
   pod.spec = old.spec;
   const meta = (pod.metadata ??= {});
-  if (old.metadata?.deletionTimestamp) meta.deletionTimestamp = old.metadata.deletionTimestamp;
-  else delete meta.deletionTimestamp;
+  resetField(meta, old.metadata, 'deletionTimestamp');
   // Old kubelets corrupt ownerReferences, so pods/status never changes them.
-  if (old.metadata?.ownerReferences) meta.ownerReferences = old.metadata.ownerReferences;
-  else delete meta.ownerReferences;
+  resetField(meta, old.metadata, 'ownerReferences');
   const status: WithObservedGeneration<PodStatus> = (pod.status ??= {});
   const oldStatus: WithObservedGeneration<PodStatus> | undefined = old.status;
   if (!status.qosClass && oldStatus?.qosClass) status.qosClass = oldStatus.qosClass;
@@ -440,7 +438,7 @@ export const podStrategy: ResourceStrategy<PodObject> = {
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    verbs: STANDARD_VERBS,
     subresources: [
       { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
       { name: 'status', group: '', version: 'v1', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
@@ -465,8 +463,7 @@ export const podStrategy: ResourceStrategy<PodObject> = {
     }
   },
   prepareForUpdate(pod, old) {
-    if (old.status) pod.status = old.status;
-    else delete pod.status;
+    resetField(pod, old, 'status');
     bumpGenerationIf(pod, old, !semanticDeepEqual(pod.spec, old.spec));
   },
   prepareForStatusUpdate,

@@ -12,7 +12,7 @@ import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { formatLabelSelector } from '../../../machinery/labels/index.js';
 import { validateNonnegativeField } from '../../../machinery/validation/index.js';
 import type { ResourceStrategy, TableRowData } from '../strategy.js';
-import { bumpGenerationIf, labelSelectorString, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
+import { STANDARD_VERBS, bumpGenerationIf, replicasScale, resetField, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
 import { defaultPodTemplateSpec, validateSelectorAndTemplate } from './pod-template.js';
 import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
 
@@ -80,7 +80,7 @@ export const replicaSetStrategy: ResourceStrategy<ReplicaSetObject> = {
     namespaced: true,
     shortNames: ['rs'],
     categories: ['all'],
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    verbs: STANDARD_VERBS,
     subresources: [
       { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
       { name: 'status', group: 'apps', version: 'v1', kind: 'ReplicaSet', verbs: ['get', 'patch', 'update'] },
@@ -97,8 +97,7 @@ export const replicaSetStrategy: ResourceStrategy<ReplicaSetObject> = {
     bumpGenerationIf(rs, old, !semanticDeepEqual(rs.spec, old.spec));
   },
   prepareForStatusUpdate(rs, old) {
-    if (old.spec) rs.spec = old.spec;
-    else delete rs.spec;
+    resetField(rs, old, 'spec');
   },
   validate: validateReplicaSetSpec,
   validateUpdate: (rs, old) => [
@@ -125,12 +124,5 @@ export const replicaSetStrategy: ResourceStrategy<ReplicaSetObject> = {
     ],
     row: printReplicaSet,
   },
-  scale: {
-    specReplicas: (rs) => rs.spec?.replicas ?? 1,
-    setSpecReplicas(rs, replicas) {
-      (rs.spec ??= {} as ReplicaSetSpec).replicas = replicas;
-    },
-    statusReplicas: (rs) => rs.status?.replicas ?? 0,
-    selector: (rs) => labelSelectorString(rs.spec?.selector),
-  },
+  scale: replicasScale,
 };
