@@ -160,7 +160,16 @@ export class ControllerRefManager<T extends MetaObject> {
     const match = (obj: T): boolean => this.opts.selector.matches(obj.metadata?.labels) && filters.every((f) => f(obj));
     const claimed: T[] = [];
     const errs: unknown[] = [];
+    const ownerUID = this.opts.controller.metadata?.uid;
     for (const obj of objs) {
+      // Fast path, no await: most objects are already ours and still match, or are someone else's.
+      // (A sync of a 10,000-pod ReplicaSet otherwise spends most of its time in 10,000 await hops.)
+      const ref = getControllerOf(obj);
+      if (ref && ref.uid !== ownerUID) continue;
+      if (ref && match(obj)) {
+        claimed.push(obj);
+        continue;
+      }
       try {
         if (await this.claimObject(obj, match)) claimed.push(obj);
       } catch (err) {

@@ -33,9 +33,29 @@ export function filterActivePods(pods: readonly Pod[]): Pod[] {
   return pods.filter(isPodActive);
 }
 
+/**
+ * Ready conditions already looked up, by the (frozen) conditions array they were found in. Informer
+ * objects are frozen and shared, so the answer for one array never changes; a ReplicaSet sync asks
+ * for every one of its pods (10,000 pods × hundreds of syncs in a large scale-up), and the cache turns
+ * the repeated scans into one lookup. Unfrozen arrays (tests that edit pods) are never cached.
+ */
+const readyConditionCache = new WeakMap<readonly PodCondition[], PodCondition | null>();
+
 /** The pod's `Ready` condition, if any. */
 export function getPodReadyCondition(pod: Pod): PodCondition | undefined {
-  return pod.status?.conditions?.find((c) => c.type === 'Ready');
+  const conditions = pod.status?.conditions;
+  if (!conditions) return undefined;
+  const cached = readyConditionCache.get(conditions);
+  if (cached !== undefined) return cached ?? undefined;
+  let found: PodCondition | undefined;
+  for (const c of conditions) {
+    if (c.type === 'Ready') {
+      found = c;
+      break;
+    }
+  }
+  if (Object.isFrozen(conditions)) readyConditionCache.set(conditions, found ?? null);
+  return found;
 }
 
 /** The `Ready` condition is `True` (`podutil.IsPodReady`). */

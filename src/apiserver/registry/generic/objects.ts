@@ -3,14 +3,17 @@
  * storage encoding and the no-op-update comparison.
  */
 import type { KubeObject, ObjectMeta } from '../../../api/index.js';
-import { semanticDeepEqual } from '../../../machinery/meta/index.js';
+import { deepCopy, semanticDeepEqual } from '../../../machinery/meta/index.js';
 
 /** ObjectMeta without kubernetes-types' `readonly`: the registry's private copies are written to. */
 export type MutableObjectMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 
-/** A private, mutable deep copy (works on frozen objects; the copy is not frozen). */
+/**
+ * A private, mutable deep copy (works on frozen objects; the copy is not frozen). machinery/meta's
+ * deepCopy, which copies plain JSON values several times faster than structuredClone.
+ */
 export function clone<T>(obj: T): T {
-  return structuredClone(obj);
+  return deepCopy(obj);
 }
 
 /** `obj.metadata`, created empty when missing. */
