@@ -3,7 +3,6 @@ export { NodeSimulator, SIMULATED_ANNOTATION, type NodeSimulatorOptions, type No
 export {
   defaultStages,
   healthyNodeConditions,
-  imageRepository,
   nodeHeartbeatStage,
   nodeInitializeStage,
   podCompleteStage,
@@ -22,6 +21,18 @@ export {
   type StageContext,
   type StageResult,
 } from './stages.js';
+export { imageRepository } from './pod-status.js';
+export {
+  backOffMs,
+  crashLoopStages,
+  goDuration,
+  imagePullFailureStages,
+  isMissingImage,
+  pullErrorMessage,
+  pullRetryDelayMs,
+  MISSING_IMAGE_MARKER,
+  SIMULATE_ANNOTATION,
+} from './failure-stages.js';
 export { NodeLeaseController, NODE_LEASE_DURATION_SECONDS, NODE_LEASE_NAMESPACE, NODE_LEASE_RENEW_INTERVAL_MS } from './node-lease.js';
 export { PodIPPool, nodeInternalIP, nodePodCIDR } from './ip-allocator.js';
 export { StageEngine, type StageEngineOptions } from './stage-engine.js';

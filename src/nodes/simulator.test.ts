@@ -204,3 +204,94 @@ describe('NodeSimulator', () => {
     await s.stop();
   });
 });
+
+describe('NodeSimulator failure paths', () => {
+  /** Steps 100 ms at a time for `ms`, recording every change of `observe()` with its time (s since start). */
+  async function timeline(s: ReturnType<typeof setup>, ms: number, observe: () => Promise<string>): Promise<Array<[number, string]>> {
+    const t0 = s.clock.now();
+    const seen: Array<[number, string]> = [];
+    for (let t = 0; t <= ms; t += 100) {
+      await flushAsync();
+      const v = await observe();
+      if (seen.at(-1)?.[1] !== v) seen.push([(s.clock.now() - t0) / 1000, v]);
+      await s.clock.stepAsync(100);
+    }
+    return seen;
+  }
+
+  test('an image containing "doesnotexist": ErrImagePull, ImagePullBackOff, pulls again after 10 s, 20 s, 40 s; never Ready', async () => {
+    const pod = boundPod('bad', 'n1');
+    pod.spec = { nodeName: 'n1', containers: [{ name: 'app', image: 'nginx:doesnotexist' }, { name: 'side', image: 'busybox' }] };
+    const s = setup();
+    await s.sim.addNode({ name: 'n1' });
+    await s.settle(() => Promise.resolve(s.sim.nodeNames().includes('n1')));
+    await s.client.core.pods('default').create(pod);
+    const seen = await timeline(s, 75_000, async () => {
+      const p = await s.pod('bad');
+      return `${p.status?.phase ?? ''}/${p.status?.containerStatuses?.[0]?.state?.waiting?.reason ?? ''}`;
+    });
+    assert.deepEqual(seen, [
+      [0, 'Pending/ContainerCreating'],
+      [0.5, 'Pending/ErrImagePull'],
+      [1.5, 'Pending/ImagePullBackOff'],
+      [10, 'Pending/ErrImagePull'],
+      [11, 'Pending/ImagePullBackOff'],
+      [30, 'Pending/ErrImagePull'],
+      [31, 'Pending/ImagePullBackOff'],
+      [70, 'Pending/ErrImagePull'],
+      [71, 'Pending/ImagePullBackOff'],
+    ]);
+    const st = (await s.pod('bad')).status!;
+    const ready = st.conditions?.find((c) => c.type === 'Ready');
+    assert.deepEqual([ready?.status, ready?.reason, ready?.message], ['False', 'ContainersNotReady', 'containers with unready status: [app]']);
+    const err = 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found';
+    assert.equal(st.containerStatuses?.[0]?.state?.waiting?.message, `Back-off pulling image "nginx:doesnotexist": ErrImagePull: ${err}`);
+    assert.equal(st.containerStatuses?.[1]?.ready, true, 'the other container runs');
+    const events = (await s.client.core.events('default').list()).items;
+    assert.ok(events.some((e) => e.reason === 'Failed' && e.type === 'Warning' && e.message === `Failed to pull image "nginx:doesnotexist": ${err}`));
+    assert.ok(events.some((e) => e.reason === 'BackOff' && e.message === 'Back-off pulling image "nginx:doesnotexist"'));
+    await s.stop();
+  });
+
+  test('annotation kubeplane.io/simulate=CrashLoopBackOff: Error, immediate restart, then back-off 10 s, 20 s, 40 s', async () => {
+    const s = setup([boundPod('crash', 'n1', { uid: 'u-crash', annotations: { 'kubeplane.io/simulate': 'CrashLoopBackOff' } })] as KubeObject[]);
+    await s.sim.addNode({ name: 'n1' });
+    await s.settle(() => Promise.resolve(s.sim.nodeNames().includes('n1')));
+    const seen = await timeline(s, 40_000, async () => {
+      const p = await s.pod('crash');
+      const c = p.status?.containerStatuses?.[0];
+      const state = c?.state?.waiting?.reason ?? c?.state?.terminated?.reason ?? (c?.state?.running ? 'Running' : '');
+      const ready = p.status?.conditions?.find((x) => x.type === 'Ready')?.status ?? '';
+      return `${p.status?.phase ?? ''}/${state}/${c?.restartCount ?? ''}/${ready}`;
+    });
+    assert.deepEqual(seen, [
+      [0, 'Pending/ContainerCreating/0/False'],
+      [0.5, 'Running/Error/0/False'],
+      [1.5, 'Running/Error/1/False'],
+      [2.5, 'Running/CrashLoopBackOff/1/False'],
+      [12.5, 'Running/Error/2/False'],
+      [13.5, 'Running/CrashLoopBackOff/2/False'],
+      [33.5, 'Running/Error/3/False'],
+      [34.5, 'Running/CrashLoopBackOff/3/False'],
+    ]);
+    const c = (await s.pod('crash')).status?.containerStatuses?.[0];
+    assert.equal(c?.state?.waiting?.message, 'back-off 40s restarting failed container=app pod=crash_default(u-crash)');
+    assert.equal(c?.lastState?.terminated?.exitCode, 1);
+    assert.equal(c?.lastState?.terminated?.reason, 'Error');
+    const events = (await s.client.core.events('default').list()).items;
+    assert.ok(events.some((e) => e.reason === 'BackOff' && e.type === 'Warning' && e.message === 'Back-off restarting failed container app in pod crash_default(u-crash)'));
+    await s.stop();
+  });
+
+  test('a crashing pod with restartPolicy Never fails', async () => {
+    const pod = boundPod('once', 'n1', { annotations: { 'kubeplane.io/simulate': 'CrashLoopBackOff' } });
+    pod.spec = { ...pod.spec!, restartPolicy: 'Never' };
+    const s = setup([pod] as KubeObject[]);
+    await s.sim.addNode({ name: 'n1' });
+    await s.settle(async () => (await s.pod('once')).status?.phase === 'Failed', 100);
+    await s.clock.stepAsync(30_000);
+    const c = (await s.pod('once')).status?.containerStatuses?.[0];
+    assert.deepEqual([c?.state?.terminated?.exitCode, c?.restartCount], [1, 0]);
+    await s.stop();
+  });
+});

@@ -78,7 +78,7 @@ export class StageEngine<T extends Pod | Node> {
     let p = this.pending.get(key);
     if (!p || p.stage !== stage.name || p.uid !== uid) {
       // A new state: the stage's delay counts from now (kwok: from the event that selected it).
-      p = { stage: stage.name, uid, dueAt: now + this.delayFor(stage, obj) };
+      p = { stage: stage.name, uid, dueAt: now + this.delayFor(stage, obj, now) };
       this.pending.set(key, p);
     }
     if (now < p.dueAt) return { requeueAfter: p.dueAt - now };
@@ -89,9 +89,9 @@ export class StageEngine<T extends Pod | Node> {
     return undefined;
   }
 
-  private delayFor(stage: Stage<T>, obj: T): number {
+  private delayFor(stage: Stage<T>, obj: T, now: number): number {
     const jitter = stage.jitterMs ? this.opts.rand.int(stage.jitterMs) : 0;
-    const delay = stage.delayMs + jitter;
+    const delay = (typeof stage.delayMs === 'number' ? stage.delayMs : stage.delayMs(obj, now)) + jitter;
     const limit = stage.delayLimitMs?.(obj);
     return limit === undefined ? delay : Math.min(delay, limit);
   }

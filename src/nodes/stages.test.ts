@@ -2,7 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../api/index.js';
 import { nodeInternalIP, nodePodCIDR, PodIPPool } from './ip-allocator.js';
-import { imageRepository, podCreateStage, podDeleteStage, podReadyStage, type StageContext } from './stages.js';
+import { backOffMs, goDuration, pullErrorMessage, pullRetryDelayMs } from './failure-stages.js';
+import { imageRepository } from './pod-status.js';
+import { podCreateStage, podDeleteStage, podReadyStage, type StageContext } from './stages.js';
 
 describe('imageRepository', () => {
   const cases: Array<[string, string]> = [
@@ -104,5 +106,24 @@ describe('pod stages', () => {
     assert.equal(s.delayLimitMs?.({ ...pod, metadata: { ...pod.metadata, deletionGracePeriodSeconds: 2 } }), 2000);
     assert.equal(s.delayLimitMs?.(pod), undefined);
     assert.deepEqual(s.next(pod, ctx), { delete: true });
+  });
+});
+
+describe('failure-stage arithmetic', () => {
+  test('back-off: 10 s doubling to 5 min, printed as Go durations', () => {
+    assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map(backOffMs), [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000]);
+    assert.deepEqual([10_000, 80_000, 160_000, 300_000].map(goDuration), ['10s', '1m20s', '2m40s', '5m0s']);
+  });
+  test('pull retries at 10, 30, 70, 150, 310 s after the start', () => {
+    const start = Date.UTC(2025, 0, 1);
+    const pod: Pod = { status: { startTime: '2025-01-01T00:00:00Z' } };
+    assert.equal(pullRetryDelayMs(pod, start + 1_500), 8_500);
+    assert.equal(pullRetryDelayMs(pod, start + 12_000), 18_000);
+    assert.equal(pullRetryDelayMs(pod, start + 151_000), 159_000);
+    assert.equal(pullRetryDelayMs(pod, start + 29_500), 1_000, 'at least the 1 s resync');
+  });
+  test('pull error names the fully qualified reference', () => {
+    assert.match(pullErrorMessage('doesnotexist'), /"docker\.io\/library\/doesnotexist:latest"/);
+    assert.match(pullErrorMessage('registry.example.com/team/app:doesnotexist'), /registry\.example\.com\/team\/app:doesnotexist: not found$/);
   });
 });

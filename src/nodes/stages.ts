@@ -8,9 +8,11 @@
  * For every object the engine (stage-engine.ts) uses the first stage, in list order, whose selector
  * matches.
  */
-import type { Container, ContainerStatus, Node, NodeCondition, NodeStatus, Pod, PodCondition } from '../api/index.js';
+import type { ContainerStatus, Node, NodeCondition, NodeStatus, Pod } from '../api/index.js';
 import { formatTime } from '../util/clock/index.js';
+import { crashLoopStages, imagePullFailureStages } from './failure-stages.js';
 import { sha256Hex } from './hash.js';
+import { containerID, isBeingDeleted, phaseOf, podConditions, running, setConditions } from './pod-status.js';
 
 /** What a stage does when it fires. */
 export interface StageResult {
@@ -43,8 +45,11 @@ export interface Stage<T = Pod | Node> {
   name: string;
   resource: 'Pod' | 'Node';
   selector: (obj: T) => boolean;
-  /** Delay after the object entered this state, ms. */
-  delayMs: number;
+  /**
+   * Delay after the object entered this state, ms: fixed, or computed from the object and the time
+   * it entered the state (ms), e.g. a back-off that grows with the restart count.
+   */
+  delayMs: number | ((obj: T, now: number) => number);
   /** Extra random delay in [0, jitterMs), ms. */
   jitterMs?: number;
   /** Upper bound for this object's delay, ms (e.g. a pod's deletion grace period). */
@@ -59,7 +64,7 @@ export type AnyStage = PodStage | NodeStage;
 
 /** Tunables of {@link defaultStages}, all in ms. */
 export interface DefaultStageOptions {
-  /** Bound pod → Running/Ready (default 500, jitter 500). */
+  /** Bound pod → Running/Ready, or to its first failure (default 500, jitter 500). */
   podReadyDelayMs?: number;
   podReadyJitterMs?: number;
   /** Running Job pod → Succeeded (default 1000). */
@@ -76,57 +81,8 @@ export interface DefaultStageOptions {
 
 // ---- pods -------------------------------------------------------------------------------------
 
-const isBeingDeleted = (pod: Pod): boolean => !!pod.metadata?.deletionTimestamp;
-const phaseOf = (pod: Pod): string => pod.status?.phase ?? 'Pending';
 const isOwnedByJob = (pod: Pod): boolean =>
   (pod.metadata?.ownerReferences ?? []).some((r) => r.kind === 'Job' && r.apiVersion.startsWith('batch/'));
-
-/** `docker.io/library/nginx` for `nginx:1.27`, as the runtime reports image repositories. */
-export function imageRepository(image: string): string {
-  const at = image.indexOf('@');
-  let name = at >= 0 ? image.slice(0, at) : image;
-  const colon = name.lastIndexOf(':');
-  if (colon > name.lastIndexOf('/')) name = name.slice(0, colon);
-  const first = name.split('/')[0] ?? '';
-  const hasRegistry = name.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost');
-  if (hasRegistry) return name;
-  return name.includes('/') ? `docker.io/${name}` : `docker.io/library/${name}`;
-}
-
-/** Deterministic image digest reference, e.g. `docker.io/library/nginx@sha256:…`. */
-function imageID(image: string): string {
-  return `${imageRepository(image)}@sha256:${sha256Hex(image)}`;
-}
-
-/** Deterministic container id in the simulated runtime's scheme. */
-function containerID(pod: Pod, c: Container): string {
-  return `kubeplane://${sha256Hex(`${pod.metadata?.uid ?? ''}/${c.name}`)}`;
-}
-
-/** Conditions set to `status` keeping lastTransitionTime where the status does not change. */
-function setConditions(pod: Pod, wanted: Array<Omit<PodCondition, 'lastTransitionTime'>>, now: string): PodCondition[] {
-  const existing = pod.status?.conditions ?? [];
-  const byType = new Map(existing.map((c) => [c.type, c]));
-  const out: PodCondition[] = wanted.map((w) => {
-    const old = byType.get(w.type);
-    const lastTransitionTime = old && old.status === w.status && old.lastTransitionTime ? old.lastTransitionTime : now;
-    return { ...w, lastTransitionTime };
-  });
-  // Conditions owned by others (readiness gates, DisruptionTarget…) are kept.
-  for (const c of existing) if (!wanted.some((w) => w.type === c.type)) out.push(c);
-  return out;
-}
-
-const running = (pod: Pod, c: Container, startedAt: string): ContainerStatus => ({
-  name: c.name,
-  image: c.image ?? '',
-  imageID: imageID(c.image ?? ''),
-  containerID: containerID(pod, c),
-  ready: true,
-  started: true,
-  restartCount: 0,
-  state: { running: { startedAt } },
-});
 
 /**
  * pod-create: a pod just bound to a simulated node ⇒ what the kubelet reports while it creates the
@@ -145,25 +101,10 @@ export function podCreateStage(delayMs = 0): PodStage {
     next: (pod, ctx) => {
       const now = formatTime(ctx.now);
       const containers = pod.spec?.containers ?? [];
-      const notReady = {
-        status: 'False',
-        reason: 'ContainersNotReady',
-        message: `containers with unready status: [${containers.map((c) => c.name).join(' ')}]`,
-      };
       return {
         status: {
           phase: 'Pending',
-          conditions: setConditions(
-            pod,
-            [
-              { type: 'PodReadyToStartContainers', status: 'False' },
-              { type: 'Initialized', status: 'True' },
-              { type: 'Ready', ...notReady },
-              { type: 'ContainersReady', ...notReady },
-              { type: 'PodScheduled', status: 'True' },
-            ],
-            now,
-          ),
+          conditions: podConditions(pod, false, containers.map((c) => c.name), now),
           hostIP: ctx.node.internalIP,
           hostIPs: [{ ip: ctx.node.internalIP }],
           startTime: now,
@@ -213,17 +154,7 @@ export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
       return {
         status: {
           phase: 'Running',
-          conditions: setConditions(
-            pod,
-            [
-              { type: 'PodReadyToStartContainers', status: 'True' },
-              { type: 'Initialized', status: 'True' },
-              { type: 'Ready', status: 'True' },
-              { type: 'ContainersReady', status: 'True' },
-              { type: 'PodScheduled', status: 'True' },
-            ],
-            now,
-          ),
+          conditions: podConditions(pod, true, [], now),
           hostIP: ctx.node.internalIP,
           hostIPs: [{ ip: ctx.node.internalIP }],
           podIP,
@@ -392,11 +323,16 @@ export function nodeHeartbeatStage(delayMs = 5 * 60_000): NodeStage {
   };
 }
 
-/** The default stage set: pods (delete first, so a terminating pod is never made Ready) and nodes. */
+/**
+ * The default stage set: pods (delete first, so a terminating pod is never made Ready; the failure
+ * stages before pod-ready, so a pod meant to fail never turns Ready) and nodes.
+ */
 export function defaultStages(opts: DefaultStageOptions = {}): AnyStage[] {
   return [
     podDeleteStage(opts.podDeleteDelayMs),
     podCreateStage(),
+    ...imagePullFailureStages(opts.podReadyDelayMs, opts.podReadyJitterMs),
+    ...crashLoopStages(opts.podReadyDelayMs, opts.podReadyJitterMs),
     podReadyStage(opts.podReadyDelayMs, opts.podReadyJitterMs),
     podCompleteStage(opts.podCompleteDelayMs),
     nodeInitializeStage(),

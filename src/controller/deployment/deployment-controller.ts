@@ -5,9 +5,7 @@
  *
  * Follows kubernetes/kubernetes pkg/controller/deployment/deployment_controller.go (handlers,
  * `syncDeployment`, `getReplicaSetsForDeployment`, `getPodMapForDeployment`, `handleErr` with
- * maxRetries 15); the phases are in sync.ts, rolling.ts, recreate.ts and progress.ts. Not done here:
- * the legacy `deprecated.deployment.rollback.to` rollback path (kubectl rollout undo works without it:
- * it patches the template client-side).
+ * maxRetries 15); the phases are in sync.ts, rolling.ts, recreate.ts, rollback.ts and progress.ts.
  */
 import type { Deployment, Pod, ReplicaSet } from '../../api/index.js';
 import type { Clientset } from '../../client/index.js';
@@ -21,6 +19,7 @@ import { NAMESPACE_TERMINATING_CAUSE, POD_CONTROLLER_UID_INDEX, addPodController
 import { EventRecorder } from '../events.js';
 import { runWorkers, stderrLogger, type Logger, type SyncResult } from '../framework.js';
 import { rolloutRecreate } from './recreate.js';
+import { getRollbackTo, rollback } from './rollback.js';
 import { rolloutRolling } from './rolling.js';
 import { DEPLOYMENT_KIND, checkPausedConditions, isScalingEvent, recordEvent, sync, syncStatusOnly, updateDeploymentStatus, type DeploymentSyncContext } from './sync.js';
 
@@ -265,7 +264,8 @@ export class DeploymentController implements DeploymentSyncContext {
 
   /**
    * `syncDeployment`: reconciles one Deployment (`namespace/name` key): empty-selector guard, claim
-   * ReplicaSets, then by state — being deleted: status only; paused or resized: `sync` (scale);
+   * ReplicaSets, then by state — being deleted: status only; paused or resized: `sync` (scale); a
+   * legacy rollback request: `rollback`;
    * otherwise the strategy's rollout step. Errors caused by a terminating namespace are not retried.
    */
   async syncDeployment(key: string): Promise<SyncResult> {
@@ -303,6 +303,10 @@ export class DeploymentController implements DeploymentSyncContext {
     await checkPausedConditions(this, d);
     if (d.spec?.paused) {
       await sync(this, d, rsList);
+      return;
+    }
+    if (getRollbackTo(d) !== undefined) {
+      await rollback(this, d, rsList);
       return;
     }
     if (await isScalingEvent(this, d, rsList)) {

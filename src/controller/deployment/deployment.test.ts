@@ -4,6 +4,8 @@ import type { Deployment, DeploymentStrategy, KubeObject, Pod, ReplicaSet } from
 import { newClientset, type Clientset } from '../../client/index.js';
 import { FakeTransport } from '../../client/fake/index.js';
 import { SharedInformerFactory } from '../../informers/index.js';
+import { newForbidden } from '../../machinery/errors/index.js';
+import { computeHash } from '../../machinery/hash/index.js';
 import { getControllerOf } from '../../machinery/meta/index.js';
 import { FakeClock, flushAsync, formatTime } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
@@ -239,5 +241,253 @@ describe('calculateStatus', () => {
     assert.equal(s.conditions?.[0]?.reason, 'MinimumReplicasAvailable', '3 ≥ 4 − 1');
     const low = calculateStatus([rs('old', 2, 2, 2, 0), newRS], newRS, d, T0);
     assert.deepEqual([low.conditions?.[0]?.status, low.conditions?.[0]?.reason], ['False', 'MinimumReplicasUnavailable']);
+  });
+});
+
+/** The Deployment's `type` condition as [status, reason, message]. */
+async function condition(c: Awaited<ReturnType<typeof cluster>>, type: string, name = 'web'): Promise<[string?, string?, string?]> {
+  const cond = (await c.client.apps.deployments('ns').get(name)).status?.conditions?.find((x) => x.type === type);
+  return [cond?.status, cond?.reason, cond?.message];
+}
+const REVISION = 'deployment.kubernetes.io/revision';
+const rev = (rs: ReplicaSet | undefined) => rs?.metadata?.annotations?.[REVISION];
+const image = (rs: ReplicaSet | undefined) => rs?.spec?.template?.spec?.containers[0]?.image;
+async function setImage(c: Awaited<ReturnType<typeof cluster>>, img: string, name = 'web', annotations?: Record<string, string>): Promise<void> {
+  const cur = await c.client.apps.deployments('ns').get(name);
+  const metadata = annotations ? { ...cur.metadata, annotations: { ...cur.metadata?.annotations, ...annotations } } : cur.metadata;
+  await c.client.apps.deployments('ns').update({ ...cur, metadata, spec: { ...cur.spec!, template: { ...cur.spec!.template, spec: { containers: [{ name: 'c', image: img }] } } } });
+}
+async function annotate(c: Awaited<ReturnType<typeof cluster>>, annotations: Record<string, string>, name = 'web'): Promise<void> {
+  const cur = await c.client.apps.deployments('ns').get(name);
+  await c.client.apps.deployments('ns').update({ ...cur, metadata: { ...cur.metadata, annotations: { ...cur.metadata?.annotations, ...annotations } } });
+}
+async function rollOut(c: Awaited<ReturnType<typeof cluster>>): Promise<void> {
+  await c.settle();
+  while ((await c.makeReady()) > 0) await c.settle();
+}
+const eventsOf = async (c: Awaited<ReturnType<typeof cluster>>, reason: string) =>
+  (await c.client.core.events('ns').list()).items.filter((e) => e.reason === reason).map((e) => `${e.type ?? ''} ${e.message ?? ''}`);
+
+describe('legacy rollback (deprecated.deployment.rollback.to)', () => {
+  test('to 0 = the previous revision: template and change-cause restored, old RS re-used as revision 3', async () => {
+    const d = newDeployment('web', 2, rolling(1, 0));
+    d.metadata = { ...d.metadata, annotations: { 'kubernetes.io/change-cause': 'create v1' } };
+    const c = await cluster([d as KubeObject]);
+    await rollOut(c);
+    await setImage(c, 'v2', 'web', { 'kubernetes.io/change-cause': 'set v2' });
+    await rollOut(c);
+    const v1 = (await c.rss()).find((rs) => image(rs) === 'v1');
+    assert.equal(rev(v1), '1');
+
+    await annotate(c, { 'deprecated.deployment.rollback.to': '0' });
+    await rollOut(c);
+    const dep = await c.client.apps.deployments('ns').get('web');
+    assert.equal(dep.spec?.template?.spec?.containers[0]?.image, 'v1');
+    assert.equal(dep.spec?.template?.metadata?.labels?.['pod-template-hash'], undefined, 'hash label not copied back');
+    assert.equal(dep.metadata?.annotations?.['deprecated.deployment.rollback.to'], undefined, 'request cleared');
+    assert.equal(dep.metadata?.annotations?.['kubernetes.io/change-cause'], 'create v1');
+    assert.deepEqual(await eventsOf(c, 'DeploymentRollback'), ['Normal Rolled back deployment "web" to revision 1']);
+    const rss = await c.rss();
+    assert.equal(rss.length, 2, 'no new ReplicaSet: the old one is re-used');
+    const back = rss.find((rs) => rs.metadata?.uid === v1?.metadata?.uid);
+    assert.equal(rev(back), '3');
+    assert.equal(back?.metadata?.annotations?.['deployment.kubernetes.io/revision-history'], '1');
+    assert.equal(back?.spec?.replicas, 2);
+    c.informers.shutdown();
+  });
+
+  test('a missing revision, no previous revision, an unchanged template: warnings, request cleared', async () => {
+    const c = await cluster([newDeployment('web', 1, rolling(1, 0)) as KubeObject]);
+    await rollOut(c);
+    await annotate(c, { 'deprecated.deployment.rollback.to': '0' });
+    await rollOut(c);
+    await annotate(c, { 'deprecated.deployment.rollback.to': '7' });
+    await rollOut(c);
+    await annotate(c, { 'deprecated.deployment.rollback.to': '1' });
+    await rollOut(c);
+    assert.deepEqual(await eventsOf(c, 'DeploymentRollbackRevisionNotFound'), [
+      'Warning Unable to find last revision.',
+      'Warning Unable to find the revision to rollback to.',
+    ]);
+    assert.deepEqual(await eventsOf(c, 'DeploymentRollbackTemplateUnchanged'), [
+      'Warning The rollback revision contains the same template as current deployment "web"',
+    ]);
+    const dep = await c.client.apps.deployments('ns').get('web');
+    assert.equal(dep.metadata?.annotations?.['deprecated.deployment.rollback.to'], undefined);
+    assert.equal((await c.rss()).length, 1);
+    c.informers.shutdown();
+  });
+});
+
+describe('progress deadline', () => {
+  test('no progress for progressDeadlineSeconds: Progressing=False ProgressDeadlineExceeded, checked right at the deadline', async () => {
+    const d = newDeployment('web', 3, rolling(1, 0));
+    d.spec = { ...d.spec!, progressDeadlineSeconds: 10 };
+    const c = await cluster([d as KubeObject]);
+    await c.settle(); // pods created, none ever Ready
+    const rs = (await c.rss())[0];
+    const name = rs?.metadata?.name ?? '';
+    // Creating the pods was the last progress (updatedReplicas 0 → 3).
+    assert.deepEqual(await condition(c, 'Progressing'), ['True', 'ReplicaSetUpdated', `ReplicaSet "${name}" is progressing.`]);
+    assert.deepEqual(await condition(c, 'Available'), ['False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.']);
+    // The last progress was at T0; the check is queued for T0 + 10 s + 1 s (no event marks that moment).
+    await c.clock.stepAsync(10_900);
+    await c.settle();
+    assert.equal((await condition(c, 'Progressing'))[1], 'ReplicaSetUpdated');
+    await c.clock.stepAsync(100);
+    await c.settle();
+    assert.deepEqual(await condition(c, 'Progressing'), ['False', 'ProgressDeadlineExceeded', `ReplicaSet "${name}" has timed out progressing.`]);
+    // Timed out is not final: progress resumes the rollout's conditions.
+    while ((await c.makeReady()) > 0) await c.settle();
+    assert.deepEqual(await condition(c, 'Progressing'), ['True', 'NewReplicaSetAvailable', `ReplicaSet "${name}" has successfully progressed.`]);
+    c.informers.shutdown();
+  });
+
+  test('progress refreshes the deadline: ReplicaSetUpdated moves lastUpdateTime', async () => {
+    const d = newDeployment('web', 3, rolling(1, 0));
+    d.spec = { ...d.spec!, progressDeadlineSeconds: 10 };
+    const c = await cluster([d as KubeObject]);
+    await c.settle();
+    await c.clock.stepAsync(8_000);
+    await c.makeReady(1);
+    await c.settle();
+    const cond = (await c.client.apps.deployments('ns').get('web')).status?.conditions?.find((x) => x.type === 'Progressing');
+    assert.equal(cond?.reason, 'ReplicaSetUpdated');
+    assert.equal(cond?.lastUpdateTime, formatTime(T0 + 8_000));
+    assert.equal(cond?.lastTransitionTime, formatTime(T0), 'still True: transition time kept');
+    await c.clock.stepAsync(5_000);
+    await c.settle();
+    assert.equal((await condition(c, 'Progressing'))[1], 'ReplicaSetUpdated', '13 s after the start but 5 s after progress');
+    await c.clock.stepAsync(6_000);
+    await c.settle();
+    assert.equal((await condition(c, 'Progressing'))[1], 'ProgressDeadlineExceeded');
+    c.informers.shutdown();
+  });
+});
+
+describe('minReadySeconds', () => {
+  test('AVAILABLE lags READY by minReadySeconds; the ReplicaSet and the Deployment are requeued for that moment', async () => {
+    const d = newDeployment('web', 3, rolling(1, 0));
+    d.spec = { ...d.spec!, minReadySeconds: 5 };
+    const c = await cluster([d as KubeObject]);
+    await c.settle();
+    assert.equal((await c.rss())[0]?.spec?.minReadySeconds, 5, 'copied to the ReplicaSet');
+    await c.makeReady();
+    await c.settle();
+    let s = (await c.client.apps.deployments('ns').get('web')).status;
+    assert.deepEqual([s?.readyReplicas, s?.availableReplicas ?? 0], [3, 0]);
+    await c.clock.stepAsync(5_000);
+    await c.settle();
+    s = (await c.client.apps.deployments('ns').get('web')).status;
+    assert.equal(s?.availableReplicas ?? 0, 0, 'ready for exactly 5 s is not yet available (strictly longer)');
+    await c.clock.stepAsync(1_000);
+    await c.settle();
+    s = (await c.client.apps.deployments('ns').get('web')).status;
+    assert.deepEqual([s?.readyReplicas, s?.availableReplicas], [3, 3]);
+    assert.deepEqual(await condition(c, 'Available'), ['True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.']);
+    c.informers.shutdown();
+  });
+});
+
+describe('ReplicaFailure', () => {
+  test('copied from the ReplicaSet while pod creation fails, removed after', async () => {
+    const c = await cluster([newDeployment('web', 2, rolling(1, 0)) as KubeObject]);
+    let failing = true;
+    c.transport.prependReactor('create', 'pods', () =>
+      failing ? { handled: true, error: newForbidden({ group: '', resource: 'pods' }, '', 'exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2') } : { handled: false },
+    );
+    await c.settle();
+    const msg = 'pods "" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2';
+    const rsCond = (await c.rss())[0]?.status?.conditions?.find((x) => x.type === 'ReplicaFailure');
+    assert.deepEqual([rsCond?.status, rsCond?.reason, rsCond?.message], ['True', 'FailedCreate', msg]);
+    assert.deepEqual(await condition(c, 'ReplicaFailure'), ['True', 'FailedCreate', msg]);
+    failing = false;
+    await c.clock.stepAsync(1_000);
+    await rollOut(c);
+    assert.deepEqual(await condition(c, 'ReplicaFailure'), [undefined, undefined, undefined]);
+    assert.equal((await c.pods()).length, 2);
+    c.informers.shutdown();
+  });
+});
+
+describe('history', () => {
+  test('revisionHistoryLimit: the oldest fully scaled-down ReplicaSets are deleted once a rollout completes', async () => {
+    const d = newDeployment('web', 1, rolling(1, 0));
+    d.spec = { ...d.spec!, revisionHistoryLimit: 1 };
+    const c = await cluster([d as KubeObject]);
+    await rollOut(c);
+    for (const img of ['v2', 'v3', 'v4']) {
+      await setImage(c, img);
+      await rollOut(c);
+    }
+    const rss = await c.rss();
+    assert.deepEqual(rss.map((rs) => [rev(rs), image(rs), rs.spec?.replicas]).sort(), [['3', 'v3', 0], ['4', 'v4', 1]]);
+    c.informers.shutdown();
+  });
+
+  test('a name collision with a foreign ReplicaSet bumps status.collisionCount and picks another hash', async () => {
+    const d = newDeployment('web', 1, rolling(1, 0));
+    const hash = computeHash(d.spec?.template);
+    const squatter: ReplicaSet = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: `web-${hash}`, namespace: 'ns', labels: { app: 'other' } },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'other' } }, template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'c', image: 'other' }] } } },
+    };
+    const c = await cluster([squatter as KubeObject, d as KubeObject]);
+    await rollOut(c);
+    const dep = await c.client.apps.deployments('ns').get('web');
+    assert.equal(dep.status?.collisionCount, 1);
+    const own = (await c.rss()).filter((rs) => ownerName(rs) === 'web');
+    assert.equal(own.length, 1);
+    assert.equal(own[0]?.metadata?.name, `web-${computeHash(d.spec?.template, 1)}`);
+    assert.equal(own[0]?.status?.availableReplicas, 1);
+    c.informers.shutdown();
+  });
+});
+
+describe('pause, resume and proportional scaling', () => {
+  test('paused: no new ReplicaSet, no deadline; scaling still proportional; resume rolls out the last template once', async () => {
+    // 25%/25% of 10: maxSurge 3, maxUnavailable 2 (of 20: 5 and 5).
+    const d = newDeployment('web', 10, rolling('25%', '25%'));
+    d.spec = { ...d.spec!, progressDeadlineSeconds: 10 };
+    const c = await cluster([d as KubeObject]);
+    await rollOut(c);
+    await setImage(c, 'v2');
+    await c.settle(); // v2 pods never become ready: old 10 → 8, new 0 → 3 → 5
+    const specs = async (): Promise<Record<string, number | undefined>> => Object.fromEntries((await c.rss()).map((rs): [string, number | undefined] => [image(rs) ?? '', rs.spec?.replicas]));
+    assert.deepEqual(await specs(), { v1: 8, v2: 5 });
+
+    const cur = await c.client.apps.deployments('ns').get('web');
+    await c.client.apps.deployments('ns').update({ ...cur, spec: { ...cur.spec!, paused: true } });
+    await c.settle();
+    assert.deepEqual(await condition(c, 'Progressing'), ['Unknown', 'DeploymentPaused', 'Deployment is paused']);
+    await setImage(c, 'v3');
+    await setImage(c, 'v4');
+    await c.settle();
+    assert.deepEqual(await specs(), { v1: 8, v2: 5 }, 'no ReplicaSet for template changes while paused');
+
+    // Scaled 10 → 20 (maxSurge 3 → 5): allowed 25, 12 to add in proportion to 8:5 of the old max 13.
+    const paused = await c.client.apps.deployments('ns').get('web');
+    await c.client.apps.deployments('ns').update({ ...paused, spec: { ...paused.spec!, replicas: 20 } });
+    await c.settle();
+    assert.deepEqual(await specs(), { v1: 15, v2: 10 });
+    for (const rs of await c.rss()) {
+      assert.equal(rs.metadata?.annotations?.['deployment.kubernetes.io/desired-replicas'], '20');
+      assert.equal(rs.metadata?.annotations?.['deployment.kubernetes.io/max-replicas'], '25');
+    }
+    await c.clock.stepAsync(60_000);
+    await c.settle();
+    assert.equal((await condition(c, 'Progressing'))[1], 'DeploymentPaused', 'no deadline while paused');
+
+    const p2 = await c.client.apps.deployments('ns').get('web');
+    await c.client.apps.deployments('ns').update({ ...p2, spec: { ...p2.spec!, paused: false } });
+    await rollOut(c);
+    const rss = await c.rss();
+    assert.equal(rss.length, 3, 'one new ReplicaSet for the two edits');
+    assert.deepEqual(await specs(), { v1: 0, v2: 0, v4: 20 });
+    assert.equal(rev(rss.find((rs) => image(rs) === 'v4')), '3');
+    assert.equal((await condition(c, 'Progressing'))[1], 'NewReplicaSetAvailable');
+    c.informers.shutdown();
   });
 });

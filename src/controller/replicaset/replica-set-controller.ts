@@ -34,7 +34,7 @@ import { EventRecorder, withTypeMeta } from '../events.js';
 import { UIDTrackingControllerExpectations } from '../expectations.js';
 import { runWorkers, stderrLogger, type Logger, type SyncResult } from '../framework.js';
 import { RealPodControl, SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch, type PodControl } from '../pod-control.js';
-import { calculateStatus, getPodsToDelete, updateReplicaSetStatus } from './replica-set-utils.js';
+import { calculateStatus, getPodsToDelete, nextAvailabilityCheckMs, updateReplicaSetStatus } from './replica-set-utils.js';
 
 /** apps/v1 ReplicaSet, for owner references and events. */
 export const REPLICA_SET_KIND: ControllerKind = { apiVersion: 'apps/v1', kind: 'ReplicaSet' };
@@ -261,7 +261,7 @@ export class ReplicaSetController {
   /**
    * `syncReplicaSet`: reconciles one ReplicaSet (`namespace/name` key). Acts (creates/deletes) only
    * when expectations are satisfied and the RS is not being deleted; always writes status. Resolves
-   * `{requeueAfter: minReadySeconds}` while all pods are ready but not yet all available; throws the
+   * `{requeueAfter}` at the moment the next ready pod becomes available (nextAvailabilityCheckMs); throws the
    * claim, status-write or manageReplicas error (the status is written first).
    */
   async syncReplicaSet(key: string): Promise<SyncResult> {
@@ -294,11 +294,10 @@ export class ReplicaSetController {
     const newStatus = calculateStatus(rs, filteredPods, manageReplicasErr, this.clock.now());
     const updated = await updateReplicaSetStatus(this.client.apps.replicaSets(namespace), rs, newStatus);
     if (manageReplicasErr !== undefined) throw toError(manageReplicasErr);
-    // Last line of defense against missing the moment pods become available (no event marks it).
+    // No event marks the moment ready pods become available: sync again then.
     const minReadySeconds = updated.spec?.minReadySeconds ?? 0;
-    const replicas = specReplicas(updated);
-    if (minReadySeconds > 0 && (updated.status?.readyReplicas ?? 0) === replicas && (updated.status?.availableReplicas ?? 0) !== replicas) {
-      return { requeueAfter: minReadySeconds * 1000 };
+    if (minReadySeconds > 0 && (updated.status?.readyReplicas ?? 0) !== (updated.status?.availableReplicas ?? 0)) {
+      return { requeueAfter: nextAvailabilityCheckMs(filteredPods, minReadySeconds, this.clock.now()) ?? minReadySeconds * 1000 };
     }
     return;
   }

@@ -9,8 +9,8 @@ import type { ResourceClient } from '../../client/index.js';
 import { errorMessage } from '../../machinery/errors/index.js';
 import { selectorFromSet } from '../../machinery/labels/index.js';
 import { semanticDeepEqual } from '../../machinery/meta/index.js';
-import { formatTime } from '../../util/clock/index.js';
-import { compareActivePodsWithRanks, isPodActive, isPodAvailable, isPodReady, specReplicas } from '../controller-utils.js';
+import { compareActivePodsWithRanks, getPodReadyCondition, isPodActive, isPodAvailable, isPodReady, specReplicas } from '../controller-utils.js';
+import { formatTime, parseTime } from '../../util/clock/index.js';
 
 /** Condition type set while creating or deleting pods fails. */
 export const REPLICA_FAILURE = 'ReplicaFailure';
@@ -128,4 +128,26 @@ export function getPodsToDelete(filteredPods: readonly Pod[], relatedPods: reado
   const ranked = filteredPods.map((pod) => ({ pod, rank: podsOnNode.get(pod.spec?.nodeName ?? '') ?? 0 }));
   ranked.sort((a, b) => compareActivePodsWithRanks(a.pod, b.pod, a.rank, b.rank, now));
   return ranked.slice(0, diff).map((r) => r.pod);
+}
+
+/**
+ * When to sync a ReplicaSet again so that its ready pods are counted available on time (no event
+ * marks that moment): the earliest `Ready.lastTransitionTime + minReadySeconds` among ready, not yet
+ * available pods, plus 1 s since availability needs strictly more than minReadySeconds and times
+ * have second precision — in ms from `now`. Undefined when no pod is waiting to become available.
+ * E.g. minReadySeconds 5, pods ready 2 s and 4 s ago: in 5 − 4 + 1 = 2 s.
+ * Follows FindMinNextPodAvailabilityCheck (pkg/controller/controller_utils.go, v1.34), which replaced
+ * the flat `AddAfter(minReadySeconds)` of earlier releases.
+ */
+export function nextAvailabilityCheckMs(pods: readonly Pod[], minReadySeconds: number, now: number): number | undefined {
+  if (minReadySeconds <= 0) return undefined;
+  let next: number | undefined;
+  for (const pod of pods) {
+    if (!isPodReady(pod) || isPodAvailable(pod, minReadySeconds, now)) continue;
+    const readyAt = parseTime(getPodReadyCondition(pod)?.lastTransitionTime);
+    if (readyAt === undefined) continue;
+    const after = Math.max(0, readyAt + minReadySeconds * 1000 - now) + 1000;
+    if (next === undefined || after < next) next = after;
+  }
+  return next;
 }

@@ -151,10 +151,12 @@ describe('syncReplicaSet', () => {
     assert.deepEqual([...(rsc.expectations.getUIDs('ns/a') ?? [])].sort(), ['ns/u1', 'ns/u2']);
   });
 
-  test('requeues after minReadySeconds while ready pods are not yet available', async () => {
-    const rs = newRS('a', 1, { minReadySeconds: 30 });
-    const { rsc } = setup({ rss: [rs], pods: [newPod('p1', rs, { readyAgoS: 1 })] });
-    assert.deepEqual(await rsc.syncHandler('ns/a'), { requeueAfter: 30_000 });
+  test('requeues for the moment the next ready pod becomes available (+1 s)', async () => {
+    const rs = newRS('a', 3, { minReadySeconds: 30 });
+    const pods = [newPod('p1', rs, { readyAgoS: 1 }), newPod('p2', rs, { readyAgoS: 10 }), newPod('p3', rs, { readyAgoS: 40 })];
+    const { rsc } = setup({ rss: [rs], pods });
+    // p3 is available already; p2 becomes available 30 − 10 = 20 s from now.
+    assert.deepEqual(await rsc.syncHandler('ns/a'), { requeueAfter: 21_000 });
   });
 
   test('adopts a matching orphan instead of creating a pod', async () => {

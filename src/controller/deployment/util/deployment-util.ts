@@ -9,7 +9,7 @@
  */
 import type { Deployment, DeploymentCondition, DeploymentStatus, PodTemplateSpec, ReplicaSet, ReplicaSetCondition } from '../../../api/index.js';
 import { getScaledValueFromIntOrPercent } from '../../../machinery/intstr/index.js';
-import { semanticDeepEqual } from '../../../machinery/meta/index.js';
+import { deepCopy, semanticDeepEqual } from '../../../machinery/meta/index.js';
 import { formatTime, parseTime } from '../../../util/clock/index.js';
 import { compareByCreationTimestamp, filterActiveReplicaSets, specReplicas } from '../../controller-utils.js';
 
@@ -250,6 +250,46 @@ export function maxRevision(rss: readonly ReplicaSet[]): number {
     if (r > max) max = r;
   }
   return max;
+}
+
+/**
+ * `LastRevision`: the second-highest valid revision among `rss` — the one before the current — or 0.
+ * E.g. revisions 1, 3, 2 → 2; a single revision 4 → 0.
+ */
+export function lastRevision(rss: readonly ReplicaSet[]): number {
+  let max = 0;
+  let secMax = 0;
+  for (const rs of rss) {
+    const v = revision(rs);
+    if (Number.isNaN(v)) continue;
+    if (v >= max) {
+      secMax = max;
+      max = v;
+    } else if (v > secMax) {
+      secMax = v;
+    }
+  }
+  return secMax;
+}
+
+/**
+ * `SetFromReplicaSetTemplate`: the Deployment's pod template becomes a copy of `template` without the
+ * pod-template-hash label. Mutates `d`.
+ */
+export function setFromReplicaSetTemplate(d: Deployment, template: PodTemplateSpec): void {
+  const t = withoutHash(deepCopy(template));
+  (d.spec ??= { selector: {}, template: {} }).template = t;
+}
+
+/**
+ * `SetDeploymentAnnotationsTo`: the Deployment keeps only its {@link ANNOTATIONS_TO_SKIP} annotations
+ * and takes every other annotation of the ReplicaSet rolled back to (e.g. its change-cause). Mutates `d`.
+ */
+export function setDeploymentAnnotationsTo(d: Deployment, rollbackToRS: ReplicaSet): void {
+  const annotations: Record<string, string> = {};
+  for (const [k, v] of Object.entries(d.metadata?.annotations ?? {})) if (ANNOTATIONS_TO_SKIP.has(k)) annotations[k] = v;
+  for (const [k, v] of Object.entries(rollbackToRS.metadata?.annotations ?? {})) if (!ANNOTATIONS_TO_SKIP.has(k)) annotations[k] = v;
+  (d.metadata ??= {}).annotations = annotations;
 }
 
 /** Oldest revision first, creation time breaking ties (`ReplicaSetsByRevision`). */
