@@ -7,6 +7,7 @@
  * 3. Deployment to Ready: pods/s for a 1,000- and a 10,000-replica Deployment to have every pod
  *    Ready, in-process on SQLite, and as a ratio to the raw write rate. Each pod costs several writes
  *    (create, bind, status) plus ReplicaSet/Deployment status updates and events.
+ * 4. Rolling update: time for a 25%/25% rolling update of a Ready 1,000- and 10,000-replica Deployment.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { SqliteBackend } from '../src/storage/sqlite/index.js';
 import { startCluster } from '../src/cli/cluster.js';
+import { rollingUpdate } from './rolling-update.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
 const line = (s: string): void => void process.stdout.write(s + '\n');
@@ -121,6 +123,13 @@ async function main(): Promise<void> {
       `Deployment of ${replicas} replicas on ${nodes} nodes (${start}) → all Ready: ${r.seconds.toFixed(2)} s, ` +
         `${r.podsPerSecond.toFixed(0)} pods/s = ${(r.podsPerSecond / raw).toFixed(4)} × the raw SQLite write rate`,
     );
+  }
+  for (const [replicas, nodes] of [
+    [1_000, 20],
+    [10_000, 100],
+  ] as const) {
+    const r = await rollingUpdate(replicas, nodes);
+    line(`rolling update (maxSurge 25%, maxUnavailable 25%, default container start) of ${replicas} Ready replicas on ${nodes} nodes: ${r.seconds.toFixed(2)} s`);
   }
   line('goals: start-up < 1 s; 10,000 pods Ready < 60 s now, < 10 s (1,000 pods/s) eventually');
 }
