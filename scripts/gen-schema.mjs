@@ -20,7 +20,8 @@
  *   { "types": { "<Model>": { "<jsonField>": "<type>" } },
  *     "patch": { "<Model>.<jsonField>": "<strategy>[:<mergeKey>]" },
  *     "roots": { "<apiVersion>": { "<Kind>": "<Model>" } } }   (apiVersion `v1` for core, `apps/v1`, …)
- * where <type> is a model name, `string`, `integer`, `number`, `boolean`, `IntOrString`, `Quantity`,
+ * where <type> is a model name, `string`, `int32`, `int64`, `integer` (no width known), `number`,
+ * `boolean`, `IntOrString`, `Quantity`,
  * `Time` (metav1.Time, RFC 3339 seconds), `MicroTime` (metav1.MicroTime, microseconds) or `any`
  * (free-form), prefixed by `[]` for a list or `{}` for a map with string keys.
  */
@@ -115,7 +116,9 @@ function normalize(type, format, models) {
     case 'boolean':
       return 'boolean';
     case 'number':
-      return format === 'double' || format === 'float' ? 'number' : 'integer';
+      // Keep the Go width: the decoder's type errors name it (`… of type int32`).
+      if (format === 'double' || format === 'float') return 'number';
+      return format === 'int32' || format === 'int64' ? format : 'integer';
     case 'Date':
       return 'Time';
     case 'V1MicroTime':

@@ -9,7 +9,7 @@ describe('lookupType', () => {
     assert.deepEqual(spec.fields['containers'], { type: 'V1Container', list: true, patchStrategy: 'merge', patchMergeKey: 'name' });
     assert.deepEqual(spec.fields['nodeSelector'], { type: 'string', map: true });
     assert.deepEqual(spec.fields['tolerations'], { type: 'V1Toleration', list: true });
-    assert.deepEqual(spec.fields['terminationGracePeriodSeconds'], { type: 'integer' });
+    assert.deepEqual(spec.fields['terminationGracePeriodSeconds'], { type: 'int64' });
     assert.deepEqual(spec.fields['hostNetwork'], { type: 'boolean' });
     assert.deepEqual(spec.fields['volumes'], { type: 'V1Volume', list: true, patchStrategy: 'merge,retainKeys', patchMergeKey: 'name' });
     assert.deepEqual(lookupType('V1ResourceRequirements')?.fields['limits'], { type: 'Quantity', map: true });

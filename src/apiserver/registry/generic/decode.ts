@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../../api/index.js';
 import { newBadRequest } from '../../../machinery/errors/index.js';
-import { pruneUnknownFields, rootTypeName } from '../../../api/schema/index.js';
+import { findTypeError, pruneUnknownFields, rootTypeName } from '../../../api/schema/index.js';
 import type { ResourceInfo, ResourceStrategy } from '../strategy.js';
 import { clone } from './objects.js';
 import type { FieldValidation } from './options.js';
@@ -25,6 +25,15 @@ export function pruneUnknown(obj: unknown, group: string, version: string, kind:
   return root === undefined ? [] : pruneUnknownFields(obj, root);
 }
 
+/**
+ * The decoder's complaint about the first value of the wrong JSON type, e.g. `json: cannot unmarshal
+ * string into Go struct field DeploymentSpec.spec.replicas of type int32`; undefined when all fit.
+ */
+export function typeErrorOf(obj: unknown, group: string, version: string, kind: string): string | undefined {
+  const root = rootTypeName(group, version, kind);
+  return root === undefined ? undefined : findTypeError(obj, root);
+}
+
 /** The text of one unknown-field report: `unknown field "spec.foo"` (a Warning header or part of a strict error). */
 export function unknownFieldMessage(path: string): string {
   return `unknown field ${JSON.stringify(path)}`;
@@ -37,6 +46,8 @@ export function unknownFieldMessage(path: string): string {
  *   `transformDecodeError` around runtime.NewStrictDecodingError);
  * - Warn: each becomes a warning `unknown field "spec.foo"` (`addStrictDecodingWarnings`);
  * - Ignore: silently dropped.
+ * - A value of the wrong JSON type → 400 `… cannot be handled as a Deployment: json: cannot unmarshal
+ *   string into Go struct field DeploymentSpec.spec.replicas of type int32`.
  * @throws StatusError 400 for a body that is not an object or names another apiVersion/kind
  */
 export function decodeBody(
@@ -58,6 +69,9 @@ export function decodeBody(
   if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== kind) {
     throw newBadRequest(`${obj.kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: the object provided is unrecognized (must be of type ${kind})`);
   }
+  // Values of the wrong type fail decoding before strictness is considered, as in upstream's decoder.
+  const typeError = typeErrorOf(obj, info.group, version, kind);
+  if (typeError) throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${typeError}`);
   const unknown = pruneUnknown(obj, info.group, version, kind);
   if (unknown.length > 0) {
     if (validation === 'Strict') {

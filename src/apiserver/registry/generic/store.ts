@@ -41,7 +41,7 @@ import type { CacheFeed } from '../../watchcache/cache-feed.js';
 import { decodeObject, type WatchCache } from '../../watchcache/watch-cache.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { decodeContinue, encodeContinue } from './continue.js';
-import { apiVersionOf, decodeBody, pruneUnknown, unknownFieldMessage } from './decode.js';
+import { apiVersionOf, decodeBody, pruneUnknown, typeErrorOf, unknownFieldMessage } from './decode.js';
 import { beforeDelete, gcFinalizers, markAsDeleting } from './deletion.js';
 import { clone, encodeForStorage, equalIgnoringResourceVersion, metaOf } from './objects.js';
 import {
@@ -555,6 +555,9 @@ export class Store {
       throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(result), `cannot restore struct from: ${Array.isArray(result) ? 'slice' : typeof result}`)]);
     }
     const obj = result as KubeObject;
+    // A patch that leaves a value of the wrong type fails decoding: 422 on field `patch` (patch.go).
+    const typeError = typeErrorOf(obj, info.group, info.version, info.kind);
+    if (typeError) throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(obj), typeError)]);
     const unknown = pruneUnknown(obj, info.group, info.version, info.kind);
     if (unknown.length > 0 && validation === 'Strict') {
       throw newInvalid({ group: '', kind: '' }, '', [
@@ -707,7 +710,7 @@ export class Store {
           const kv = await this.opts.backend.delete(key, state.rev);
           return respond ? deepFreeze(respond) : decodeObject(kv);
         } catch (err) {
-          const next = await this.stateAfterStorageError(err, key, name);
+          const next = await this.stateAfterStorageError(err, key, name, state.rev);
           if (!next.obj && respond) return deepFreeze(respond);
           state = next;
           continue;
@@ -731,16 +734,27 @@ export class Store {
         metaOf(obj).resourceVersion = String(kv.modRevision);
         return deepFreeze(obj);
       } catch (err) {
-        state = await this.stateAfterStorageError(err, key, name);
+        state = await this.stateAfterStorageError(err, key, name, state.rev);
       }
     }
   }
 
-  /** After a failed CAS: the state storage reported (Conflict), or re-read. Other errors map to Status. */
-  private async stateAfterStorageError(err: unknown, key: string, name: string): Promise<State> {
+  /**
+   * After a failed CAS: the state storage reported (Conflict), or re-read. Other errors map to Status.
+   * A re-read that shows the very revision the write just failed on means the backend's reads lag
+   * its own pending writes (SQLite's open batch: a key deleted in it still reads as live); retrying
+   * at once would spin on microtasks and never let the batch commit, so yield one turn of the event
+   * loop first. `failedRev` is the revision the failed write expected.
+   */
+  private async stateAfterStorageError(err: unknown, key: string, name: string, failedRev: number): Promise<State> {
     if (!(err instanceof StorageError)) throw err;
     if (err.code === 'Conflict' && err.current) return { obj: decodeObject(err.current), rev: err.current.modRevision, fresh: true };
-    if (err.code === 'Conflict' || err.code === 'KeyNotFound' || err.code === 'KeyExists') return this.loadState(key, true);
+    if (err.code === 'Conflict' || err.code === 'KeyNotFound' || err.code === 'KeyExists') {
+      const fresh = await this.loadState(key, true);
+      if (fresh.rev !== failedRev) return fresh;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return this.loadState(key, true);
+    }
     throw this.storageError(err, name);
   }
 
