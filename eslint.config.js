@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.kubeplane/', 'eslint.config.js', 'scripts/*.mjs'] },
+  { ignores: ['dist/', 'node_modules/', '.kubeplane/', '.prof/', 'eslint.config.js', 'scripts/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -26,7 +26,18 @@ export type {
   NodeSelectorRequirement,
   Affinity,
   ResourceRequirements,
+  ConfigMap,
+  Secret,
+  ServiceAccount,
+  Service,
+  ServiceSpec,
+  ServicePort,
+  Endpoints,
+  EndpointSubset,
+  EndpointAddress,
+  EndpointPort,
 } from 'kubernetes-types/core/v1.js';
+export type { EndpointSlice, Endpoint as DiscoveryEndpoint, EndpointPort as DiscoveryEndpointPort } from 'kubernetes-types/discovery/v1.js';
 export type {
   Deployment,
   DeploymentSpec,
@@ -37,6 +48,11 @@ export type {
   ReplicaSetSpec,
   ReplicaSetStatus,
   ReplicaSetCondition,
+  DaemonSet,
+  DaemonSetSpec,
+  DaemonSetStatus,
+  DaemonSetUpdateStrategy,
+  ControllerRevision,
 } from 'kubernetes-types/apps/v1.js';
 export type { Lease } from 'kubernetes-types/coordination/v1.js';
 export type { Scale } from 'kubernetes-types/autoscaling/v1.js';

@@ -14,7 +14,6 @@ import {
   newBadRequest,
   newMethodNotSupported,
   newNotFoundPath,
-  type StatusError,
 } from '../machinery/errors/index.js';
 import type { Backend } from '../storage/interface.js';
 import { realClock, type Clock, type Timer } from '../util/clock/index.js';
@@ -25,6 +24,7 @@ import { newInProcessTransport } from './inprocess.js';
 import { Store, isNamespaces, resourcePrefix } from './registry/generic/store.js';
 import { bindPod, getScale, patchScale, updateScale } from './registry/generic/subresources.js';
 import type { ResourceStrategy } from './registry/strategy.js';
+import { ServiceAllocator, kubernetesService, serviceStoreHooks } from './registry/resources/service-allocator.js';
 import { CacheFeed } from './watchcache/cache-feed.js';
 import type { WatchCache } from './watchcache/watch-cache.js';
 
@@ -67,6 +67,8 @@ export class ApiServer {
   private readonly feed: CacheFeed;
   private readonly clock: Clock;
   private compactionTimer: Timer | undefined;
+  /** Cluster IPs and node ports of services (when services are served). */
+  private serviceAllocator: ServiceAllocator | undefined;
   private closed = false;
 
   private constructor(private readonly opts: ApiServerOptions) {
@@ -93,6 +95,7 @@ export class ApiServer {
         admitCreate: (ns, name, gr) => lifecycle?.admitCreate(ns, name, gr) ?? Promise.resolve(),
         admitDelete: (name, gr) => lifecycle?.admitDelete(name, gr),
         ...(strategy.info.group === '' && strategy.info.resource === 'pods' ? { mutateCreate: admitPodCreate } : {}),
+        ...(isServices(strategy) ? serviceStoreHooks((this.serviceAllocator = newServiceAllocator(cache, resourcePrefix(strategy.info), opts.backend, rand))) : {}),
       });
       const key = `${strategy.info.group}/${strategy.info.resource}`;
       if (!this.stores.has(key)) this.stores.set(key, store);
@@ -108,6 +111,7 @@ export class ApiServer {
     const server = new ApiServer(opts);
     await server.feed.start();
     await server.ensureDefaultNamespaces();
+    await server.ensureKubernetesService();
     server.scheduleCompaction();
     return server;
   }
@@ -143,7 +147,7 @@ export class ApiServer {
     if (name === undefined) {
       if (req.verb === 'list') return ok(await store.list(ns, query));
       if (req.verb === 'create') return ok(await store.create(ns, req.body, query, warnings), 201);
-      if (req.verb === 'deletecollection') return ok(await this.deleteCollection(store, ns, req.body, query));
+      if (req.verb === 'deletecollection') return ok(await store.deleteCollection(ns, req.body, query));
       throw newMethodNotSupported(store.gr, req.verb);
     }
     if (sub === undefined) {
@@ -224,24 +228,6 @@ export class ApiServer {
     return store;
   }
 
-  /** DELETE on a collection: the selected objects are deleted one by one; the answer is the list that was selected. */
-  private async deleteCollection(store: Store, ns: string | undefined, body: unknown, query: Record<string, string>): Promise<unknown> {
-    const listQuery: Record<string, string> = {};
-    for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'resourceVersionMatch']) {
-      const v = query[k];
-      if (v !== undefined) listQuery[k] = v;
-    }
-    const list = await store.list(ns, listQuery);
-    for (const item of list.items) {
-      try {
-        await store.delete(item.metadata?.namespace, item.metadata?.name ?? '', body, query);
-      } catch (err) {
-        if ((err as StatusError).code !== 404) throw err;
-      }
-    }
-    return list;
-  }
-
   private async ensureDefaultNamespaces(): Promise<void> {
     const store = this.stores.get('/namespaces');
     if (!store) return;
@@ -256,6 +242,17 @@ export class ApiServer {
     }
   }
 
+  /** Creates the `kubernetes` service in `default` when services are served and it is missing. */
+  private async ensureKubernetesService(): Promise<void> {
+    const store = this.stores.get('/services');
+    if (!store || !this.serviceAllocator || store.cached('default', 'kubernetes')) return;
+    try {
+      await store.create('default', kubernetesService(this.serviceAllocator.firstIP()), {}, []);
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+  }
+
   /** Every 5 minutes: compact storage up to currentRevision − 1000. */
   private scheduleCompaction(): void {
     if (this.closed) return;
@@ -267,4 +264,14 @@ export class ApiServer {
       run.catch(() => undefined).finally(() => this.scheduleCompaction());
     });
   }
+}
+
+/** True for core/v1 services. */
+function isServices(strategy: ResourceStrategy): boolean {
+  return strategy.info.group === '' && strategy.info.resource === 'services';
+}
+
+/** A service allocator over the services watch cache (what storage holds) and the backend's revision. */
+function newServiceAllocator(cache: WatchCache, prefix: string, backend: Backend, rand: Rand): ServiceAllocator {
+  return new ServiceAllocator({ entries: () => cache.entries(prefix), revision: () => cache.revision, currentRevision: () => backend.currentRevision() }, rand);
 }

@@ -23,7 +23,7 @@ const deployment = (spec: Record<string, unknown> = {}): Deployment =>
       template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
       ...spec,
     },
-  }) as Deployment;
+  });
 
 describe('findTypeError', () => {
   test("reports the first misfit the way Go's JSON decoder does", () => {

@@ -19,7 +19,13 @@ import { SharedInformerFactory } from '../informers/index.js';
 import { EventRecorder } from '../controller/events.js';
 import { ReplicaSetController } from '../controller/replicaset/index.js';
 import { DeploymentController } from '../controller/deployment/index.js';
+import { DaemonSetsController } from '../controller/daemonset/index.js';
 import { GarbageCollector } from '../controller/garbagecollector/index.js';
+import { NamespaceController } from '../controller/namespace/index.js';
+import { PodGCController } from '../controller/podgc/index.js';
+import { EndpointsController } from '../controller/endpoint/index.js';
+import { EndpointSliceController } from '../controller/endpointslice/index.js';
+import { ServiceAccountsController } from '../controller/serviceaccount/index.js';
 import { Scheduler } from '../scheduler/index.js';
 import { NodeSimulator, defaultStages } from '../nodes/index.js';
 import { realClock, type Clock } from '../util/clock/index.js';
@@ -33,6 +39,8 @@ export interface ControlPlaneOptions {
   nodes: number;
   /** Pod start-up delay of the simulated kubelets, in ms, plus up to as much jitter (default 500). */
   podStartDelayMs?: number;
+  /** Also have a node `control-plane`, labelled and tainted as kubeadm/kind control-plane nodes are. */
+  controlPlaneNode?: boolean;
   clock: Clock;
   rand: Rand;
   logger: Logger;
@@ -51,7 +59,7 @@ export interface ControlPlane {
 }
 
 /** Concurrent workers per controller, as kube-controller-manager's defaults (controllers.md §1.10). */
-const WORKERS = { replicaSet: 5, deployment: 5, gc: 20 };
+const WORKERS = { replicaSet: 5, deployment: 5, gc: 20, namespace: 10, daemonSet: 2, endpoint: 5, endpointSlice: 5, serviceAccount: 1 };
 
 /**
  * Starts the API server on `backend` and every component on in-process transports. Resolves once the
@@ -87,13 +95,27 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     recorder: recorder('deployment-controller'),
     logger: logFor('deployment-controller'),
   });
+  const daemonSets = new DaemonSetsController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    recorder: recorder('daemonset-controller'),
+    logger: logFor('daemonset-controller'),
+  });
+  const servedResources = api.resources().map((s) => ({ ...s.info }));
   const gc = new GarbageCollector({
     client: kcmClient,
     informers: kcmInformers,
     clock,
-    resources: api.resources().map((s) => ({ ...s.info })),
+    resources: servedResources,
+    recorder: recorder('garbage-collector-controller'),
     logger: logFor('garbage-collector'),
   });
+  const podGC = new PodGCController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('pod-garbage-collector') });
+  const namespaces = new NamespaceController({ client: kcmClient, informers: kcmInformers, clock, resources: servedResources, logger: logFor('namespace-controller') });
+  const endpoints = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
+  const endpointSlices = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
+  const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
 
   const schedClient = clientFor('kube-scheduler');
   const schedInformers = new SharedInformerFactory(schedClient, { clock, rand });
@@ -122,12 +144,18 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const running = [
     replicaSets.run(WORKERS.replicaSet, signal),
     deployments.run(WORKERS.deployment, signal),
+    daemonSets.run(WORKERS.daemonSet, signal),
     gc.run(WORKERS.gc, signal),
+    namespaces.run(WORKERS.namespace, signal),
+    podGC.run(signal),
+    endpoints.run(WORKERS.endpoint, signal),
+    endpointSlices.run(WORKERS.endpointSlice, signal),
+    serviceAccounts.run(WORKERS.serviceAccount, signal),
     scheduler.run(signal),
     nodes.run(signal),
   ];
   await Promise.all(factories.map((f) => f.waitForCacheSync(signal)));
-  await ensureNodes(api, nodes, opts.nodes);
+  await ensureNodes(api, nodes, opts.nodes, opts.controlPlaneNode ?? false);
 
   let stopped = false;
   return {
@@ -159,6 +187,8 @@ export interface ClusterOptions {
   datastore?: 'sqlite' | 'memory';
   /** Pod start-up delay of the simulated kubelets, in ms. */
   podStartDelayMs?: number;
+  /** Also have the tainted `control-plane` node (see {@link ControlPlaneOptions.controlPlaneNode}). */
+  controlPlaneNode?: boolean;
   clock?: Clock;
   rand?: Rand;
   logger: Logger;
@@ -195,6 +225,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     clock,
     rand,
     logger: log,
+    controlPlaneNode: opts.controlPlaneNode ?? false,
     ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
   });
   const token = loadOrCreateToken(dataDir, rand);
@@ -228,13 +259,21 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   };
 }
 
+/** The node `--control-plane-node` adds: kubeadm's role label and NoSchedule taint, as on kind clusters. */
+export const CONTROL_PLANE_NODE = {
+  name: 'control-plane',
+  labels: { 'node-role.kubernetes.io/control-plane': '' },
+  taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+};
+
 /**
- * Makes sure nodes `node-1` … `node-<count>` exist, creating the missing ones (a restart finds them in
- * storage and creates nothing), 50 at a time.
+ * Makes sure nodes `node-1` … `node-<count>` (and `control-plane` when asked) exist, creating the
+ * missing ones (a restart finds them in storage and creates nothing), 50 at a time.
  */
-async function ensureNodes(api: ApiServer, nodes: NodeSimulator, count: number): Promise<void> {
+async function ensureNodes(api: ApiServer, nodes: NodeSimulator, count: number, controlPlaneNode: boolean): Promise<void> {
   const client = newClientset(api.inProcessTransport({ userAgent: 'kubeplane' }));
   const existing = new Set((await client.core.nodes().list()).items.map((n) => n.metadata?.name));
+  if (controlPlaneNode && !existing.has(CONTROL_PLANE_NODE.name)) await nodes.addNode(CONTROL_PLANE_NODE);
   const missing = Array.from({ length: count }, (_, i) => `node-${i + 1}`).filter((n) => !existing.has(n));
   for (let i = 0; i < missing.length; i += 50) {
     await Promise.all(missing.slice(i, i + 50).map((name) => nodes.addNode({ name })));

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * `kubeplane` command line: `kubeplane up` runs the whole control plane in one process.
+ * `kubeplane` command line: `kubeplane up` runs the whole control plane in one process;
+ * `kubeplane nodes add|remove` adds or removes simulated nodes of a running cluster.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger } from './logger.js';
 import { startCluster } from './cluster.js';
+import { addNode, clientFromKubeconfig, newNodeObject, removeNode } from './nodes.js';
 
 function intArg(min: number) {
   return (value: string): number => {
@@ -29,8 +31,9 @@ program
     return v;
   }, 'sqlite')
   .option('--pod-start-delay <ms>', 'how long a simulated kubelet takes to start a pod, in ms', intArg(0))
+  .option('--control-plane-node', 'also run a node "control-plane" labelled node-role.kubernetes.io/control-plane and tainted NoSchedule, as kind/kubeadm clusters have')
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
-  .action(async (o: { nodes: number; port: number; host: string; dataDir: string; datastore: 'sqlite' | 'memory'; podStartDelay?: number; logLevel: string }) => {
+  .action(async (o: { nodes: number; port: number; host: string; dataDir: string; datastore: 'sqlite' | 'memory'; podStartDelay?: number; controlPlaneNode?: boolean; logLevel: string }) => {
     const logger = createLogger(o.logLevel);
     const cluster = await startCluster({
       nodes: o.nodes,
@@ -38,6 +41,7 @@ program
       host: o.host,
       dataDir: o.dataDir,
       datastore: o.datastore,
+      controlPlaneNode: o.controlPlaneNode === true,
       ...(o.podStartDelay === undefined ? {} : { podStartDelayMs: o.podStartDelay }),
       logger,
     });
@@ -69,6 +73,42 @@ program
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const nodesCommand = program.command('nodes').description('add or remove simulated nodes of a running kubeplane cluster');
+nodesCommand
+  .command('add <name>')
+  .description('add a simulated node (it turns Ready within a second)')
+  .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: $KUBECONFIG, else .kubeplane/kubeconfig)')
+  .option('--label <key=value>', 'node label (repeatable)', collect, [])
+  .option('--taint <key[=value]:Effect>', 'node taint (repeatable)', collect, [])
+  .action(async (name: string, o: { kubeconfig?: string; label: string[]; taint: string[] }) => {
+    const { client, close } = clientFromKubeconfig(kubeconfigPath(o.kubeconfig));
+    try {
+      await addNode(client, newNodeObject(name, o.label, o.taint));
+    } finally {
+      close();
+    }
+    process.stdout.write(`node/${name} created\n`);
+  });
+nodesCommand
+  .command('remove <name>')
+  .description('remove a node (as when its machine goes away)')
+  .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: $KUBECONFIG, else .kubeplane/kubeconfig)')
+  .action(async (name: string, o: { kubeconfig?: string }) => {
+    const { client, close } = clientFromKubeconfig(kubeconfigPath(o.kubeconfig));
+    try {
+      await removeNode(client, name);
+    } finally {
+      close();
+    }
+    process.stdout.write(`node/${name} removed\n`);
+  });
+
+/** `--kubeconfig`, else the first path of $KUBECONFIG, else the default data directory's kubeconfig. */
+function kubeconfigPath(flag: string | undefined): string {
+  return flag || process.env.KUBECONFIG?.split(':')[0] || '.kubeplane/kubeconfig';
+}
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`kubeplane: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -7,6 +7,14 @@
  * Errors are the transport's: StatusError (machinery/errors) for API failures.
  */
 import type {
+  ConfigMap,
+  EndpointSlice,
+  Endpoints,
+  Secret,
+  Service,
+  ServiceAccount,
+  ControllerRevision,
+  DaemonSet,
   DeleteOptions,
   Deployment,
   Event,
@@ -21,6 +29,14 @@ import type {
 } from '../api/index.js';
 import type { PatchType, RestRequest, Transport, Verb, WatchEvent, WatchStream } from './transport.js';
 import {
+  CONFIG_MAPS,
+  ENDPOINTS,
+  ENDPOINT_SLICES,
+  SECRETS,
+  SERVICES,
+  SERVICE_ACCOUNTS,
+  CONTROLLER_REVISIONS,
+  DAEMON_SETS,
   DEPLOYMENTS,
   EVENTS,
   LEASES,
@@ -101,10 +117,20 @@ export interface Clientset {
     nodes(): ResourceClient<Node>;
     pods(ns?: string): ResourceClient<Pod>;
     events(ns?: string): ResourceClient<Event>;
+    services(ns?: string): ResourceClient<Service>;
+    endpoints(ns?: string): ResourceClient<Endpoints>;
+    configMaps(ns?: string): ResourceClient<ConfigMap>;
+    secrets(ns?: string): ResourceClient<Secret>;
+    serviceAccounts(ns?: string): ResourceClient<ServiceAccount>;
+  };
+  discovery: {
+    endpointSlices(ns?: string): ResourceClient<EndpointSlice>;
   };
   apps: {
     deployments(ns?: string): ResourceClient<Deployment>;
     replicaSets(ns?: string): ResourceClient<ReplicaSet>;
+    daemonSets(ns?: string): ResourceClient<DaemonSet>;
+    controllerRevisions(ns?: string): ResourceClient<ControllerRevision>;
   };
   coordination: {
     leases(ns?: string): ResourceClient<Lease>;
@@ -127,10 +153,20 @@ export function newClientset(transport: Transport, opts: { userAgent?: string } 
       nodes: () => make<Node>(NODES),
       pods: (ns) => make<Pod>(PODS, ns),
       events: (ns) => make<Event>(EVENTS, ns),
+      services: (ns) => make<Service>(SERVICES, ns),
+      endpoints: (ns) => make<Endpoints>(ENDPOINTS, ns),
+      configMaps: (ns) => make<ConfigMap>(CONFIG_MAPS, ns),
+      secrets: (ns) => make<Secret>(SECRETS, ns),
+      serviceAccounts: (ns) => make<ServiceAccount>(SERVICE_ACCOUNTS, ns),
+    },
+    discovery: {
+      endpointSlices: (ns) => make<EndpointSlice>(ENDPOINT_SLICES, ns),
     },
     apps: {
       deployments: (ns) => make<Deployment>(DEPLOYMENTS, ns),
       replicaSets: (ns) => make<ReplicaSet>(REPLICA_SETS, ns),
+      daemonSets: (ns) => make<DaemonSet>(DAEMON_SETS, ns),
+      controllerRevisions: (ns) => make<ControllerRevision>(CONTROLLER_REVISIONS, ns),
     },
     coordination: {
       leases: (ns) => make<Lease>(LEASES, ns),

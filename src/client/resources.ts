@@ -27,6 +27,12 @@ export const NODES = descriptor('', 'v1', 'nodes', 'Node', false);
 export const PODS = descriptor('', 'v1', 'pods', 'Pod', true);
 export const EVENTS = descriptor('', 'v1', 'events', 'Event', true);
 export const PERSISTENT_VOLUME_CLAIMS = descriptor('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true);
+export const SERVICES = descriptor('', 'v1', 'services', 'Service', true);
+export const ENDPOINTS = descriptor('', 'v1', 'endpoints', 'Endpoints', true);
+export const CONFIG_MAPS = descriptor('', 'v1', 'configmaps', 'ConfigMap', true);
+export const SECRETS = descriptor('', 'v1', 'secrets', 'Secret', true);
+export const SERVICE_ACCOUNTS = descriptor('', 'v1', 'serviceaccounts', 'ServiceAccount', true);
+export const ENDPOINT_SLICES = descriptor('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true);
 export const LEASES = descriptor('coordination.k8s.io', 'v1', 'leases', 'Lease', true);
 export const DEPLOYMENTS = descriptor('apps', 'v1', 'deployments', 'Deployment', true);
 export const REPLICA_SETS = descriptor('apps', 'v1', 'replicasets', 'ReplicaSet', true);
@@ -44,6 +50,12 @@ export const KNOWN_RESOURCES: readonly ResourceDescriptor[] = Object.freeze([
   PODS,
   EVENTS,
   PERSISTENT_VOLUME_CLAIMS,
+  SERVICES,
+  ENDPOINTS,
+  CONFIG_MAPS,
+  SECRETS,
+  SERVICE_ACCOUNTS,
+  ENDPOINT_SLICES,
   LEASES,
   DEPLOYMENTS,
   REPLICA_SETS,

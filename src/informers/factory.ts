@@ -5,8 +5,10 @@
  * Informers are created on first request; `start()` runs those not yet running, so an informer asked
  * for after `start()` needs another `start()` (as upstream).
  */
-import type { Deployment, Event, KubeObject, Lease, Namespace, Node, Pod, ReplicaSet } from '../api/index.js';
-import { DEPLOYMENTS, EVENTS, LEASES, NAMESPACES, NODES, PODS, REPLICA_SETS, type Clientset, type ResourceDescriptor } from '../client/index.js';
+import type { ControllerRevision, DaemonSet, Deployment, Event, KubeObject, Lease, Namespace, Node, Pod, ReplicaSet } from '../api/index.js';
+import type { EndpointSlice, Endpoints, Service, ServiceAccount } from '../api/index.js';
+import { ENDPOINTS, ENDPOINT_SLICES, SERVICES, SERVICE_ACCOUNTS } from '../client/index.js';
+import { CONTROLLER_REVISIONS, DAEMON_SETS, DEPLOYMENTS, EVENTS, LEASES, NAMESPACES, NODES, PODS, REPLICA_SETS, type Clientset, type ResourceDescriptor } from '../client/index.js';
 import type { Clock } from '../util/clock/index.js';
 import type { Rand } from '../util/random/index.js';
 import type { MetaObject } from './indexer.js';
@@ -71,12 +73,36 @@ export class SharedInformerFactory {
     return this.forResource<ReplicaSet>(REPLICA_SETS);
   }
 
+  daemonSets(): SharedIndexInformer<DaemonSet> {
+    return this.forResource<DaemonSet>(DAEMON_SETS);
+  }
+
+  controllerRevisions(): SharedIndexInformer<ControllerRevision> {
+    return this.forResource<ControllerRevision>(CONTROLLER_REVISIONS);
+  }
+
   events(): SharedIndexInformer<Event> {
     return this.forResource<Event>(EVENTS);
   }
 
   leases(): SharedIndexInformer<Lease> {
     return this.forResource<Lease>(LEASES);
+  }
+
+  services(): SharedIndexInformer<Service> {
+    return this.forResource<Service>(SERVICES);
+  }
+
+  endpoints(): SharedIndexInformer<Endpoints> {
+    return this.forResource<Endpoints>(ENDPOINTS);
+  }
+
+  serviceAccounts(): SharedIndexInformer<ServiceAccount> {
+    return this.forResource<ServiceAccount>(SERVICE_ACCOUNTS);
+  }
+
+  endpointSlices(): SharedIndexInformer<EndpointSlice> {
+    return this.forResource<EndpointSlice>(ENDPOINT_SLICES);
   }
 
   /** Runs every informer requested so far that is not running yet. No-op after shutdown. */

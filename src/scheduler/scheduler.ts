@@ -21,7 +21,8 @@ import { formatTime, type Clock } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { SchedulerCache } from './cache.js';
 import type { PodInfo } from './node-info.js';
-import { defaultFilterPlugins, defaultScorePlugins, type FilterPlugin, type ScorePlugin } from './plugins/index.js';
+import { defaultFilterPlugins, defaultScorePlugins, unresolvable, type FilterPlugin, type ScorePlugin } from './plugins/index.js';
+import { preFilterNodeNames } from './plugins/node-affinity.js';
 import { FitError, findNodesThatFitPod, prioritizeNodes, selectHost } from './schedule-one.js';
 import { SchedulingQueue, type QueuedPodInfo } from './scheduling-queue.js';
 
@@ -195,11 +196,17 @@ export class Scheduler {
       this.queue.done(podInfo.uid);
       return;
     }
-    const nodes = this.cache.nodes();
-    const { feasible, statuses, processed } = findNodesThatFitPod(podInfo, nodes, this.nextStartNodeIndex, this.filters);
-    this.nextStartNodeIndex = nodes.length === 0 ? 0 : (this.nextStartNodeIndex + processed) % nodes.length;
+    const allNodes = this.cache.nodes();
+    // A pod pinned to named nodes (DaemonSet pods) is filtered against those only (NodeAffinity PreFilter).
+    const pinned = preFilterNodeNames(podInfo);
+    const nodes = pinned ? [...pinned].map((n) => this.cache.getNodeInfo(n)).filter((ni): ni is NonNullable<typeof ni> => ni?.node !== undefined) : allNodes;
+    const { feasible, statuses, processed } = findNodesThatFitPod(podInfo, nodes, pinned ? 0 : this.nextStartNodeIndex, this.filters);
+    if (!pinned) this.nextStartNodeIndex = nodes.length === 0 ? 0 : (this.nextStartNodeIndex + processed) % nodes.length;
     if (feasible.length === 0) {
-      const err = new FitError(podInfo, nodes.length, statuses);
+      if (pinned) {
+        for (const n of allNodes) if (!statuses.has(n.name)) statuses.set(n.name, unresolvable('NodeAffinity', "node(s) didn't satisfy plugin(s) [NodeAffinity]"));
+      }
+      const err = new FitError(podInfo, allNodes.length, statuses);
       this.queue.addUnschedulableIfNotPresent(q, cycle, true);
       this.reportFailure(podInfo, 'Unschedulable', err.message);
       return;

@@ -13,13 +13,17 @@ import {
   newUnsupportedMediaType,
   type StatusError,
 } from '../../machinery/errors/index.js';
+import { ProtobufDecodeError, decodeKubernetesProtobuf } from '../../api/proto/index.js';
 import { mediaTypeOf } from './negotiation.js';
 
 /** Upstream's default `MaxRequestBodyBytes`: 3 MiB. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
-/** Media types accepted for object bodies (create, update, DeleteOptions). Protobuf is not decoded yet. */
-export const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml'] as const;
+/** Kubernetes protobuf (`k8s\0` + runtime.Unknown), which typed client-go clients send since 1.32. */
+export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+
+/** Media types accepted for object bodies (create, update, subresources, DeleteOptions), in upstream's order. */
+export const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPE] as const;
 
 /** One of {@link OBJECT_MEDIA_TYPES}. */
 export type ObjectMediaType = (typeof OBJECT_MEDIA_TYPES)[number];
@@ -99,11 +103,13 @@ export function objectMediaTypeOf(contentType: string | undefined): ObjectMediaT
 }
 
 /**
- * Decodes an object body of media type `mt` (see {@link objectMediaTypeOf}). `kind` names the expected
- * type for messages. Throws 400 `the object provided is unrecognized (must be of type Deployment):
- * couldn't get version/kind; json parse error: … (<summary>)` for a body that is not one object.
+ * Decodes an object body of media type `mt` (see {@link objectMediaTypeOf}) for an endpoint serving
+ * `kind` of `apiVersion`. Throws 400 `the object provided is unrecognized (must be of type Deployment):
+ * couldn't get version/kind; json parse error: … (<summary>)` for a JSON or YAML body that is not one
+ * object; protobuf errors as {@link decodeProtobufBody}.
  */
-export function decodeObjectBody(data: Buffer, mt: ObjectMediaType, kind: string): Record<string, unknown> {
+export function decodeObjectBody(data: Buffer, mt: ObjectMediaType, kind: string, apiVersion = ''): Record<string, unknown> {
+  if (mt === PROTOBUF_MEDIA_TYPE) return decodeProtobufBody(data, kind, apiVersion);
   let value: unknown;
   let parseError: string | undefined;
   try {
@@ -120,6 +126,28 @@ export function decodeObjectBody(data: Buffer, mt: ObjectMediaType, kind: string
     );
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * Decodes a Kubernetes protobuf body into the JSON object the same request would carry as JSON (see
+ * src/api/proto). A missing kind or version in the envelope defaults to the endpoint's. Errors are
+ * 400s worded as upstream's `transformDecodeError`: `ConfigMap in version "v1" cannot be handled as a
+ * ConfigMap: unexpected EOF` once the envelope named a kind (also for a kind with no schema: `no kind
+ * "Foo" is registered for version "v1" …`), else `the object provided is unrecognized (must be of type
+ * ConfigMap): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (<hex>)`.
+ */
+export function decodeProtobufBody(data: Buffer, kind: string, apiVersion: string): Record<string, unknown> {
+  try {
+    return decodeKubernetesProtobuf(data, { apiVersion, kind });
+  } catch (err) {
+    if (!(err instanceof ProtobufDecodeError)) throw err;
+    const tm = err.typeMeta;
+    if (tm) {
+      const version = tm.apiVersion.slice(tm.apiVersion.indexOf('/') + 1);
+      throw newBadRequest(`${tm.kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${err.message}`);
+    }
+    throw newBadRequest(`the object provided is unrecognized (must be of type ${kind}): ${err.message} (${summarizeData(data)})`);
+  }
 }
 
 /**
@@ -181,8 +209,8 @@ export function decodePatchBody(data: Buffer, patchType: PatchType): unknown {
  * else built from the query parameters gracePeriodSeconds, propagationPolicy, orphanDependents and
  * dryRun, as upstream's delete handler does.
  */
-export function decodeDeleteOptions(data: Buffer, mt: ObjectMediaType, query: Record<string, string>): Record<string, unknown> {
-  if (data.length > 0) return decodeObjectBody(data, mt, 'DeleteOptions');
+export function decodeDeleteOptions(data: Buffer, mt: ObjectMediaType, query: Record<string, string>, apiVersion = 'v1'): Record<string, unknown> {
+  if (data.length > 0) return decodeObjectBody(data, mt, 'DeleteOptions', apiVersion);
   const opts: Record<string, unknown> = {};
   const grace = query['gracePeriodSeconds'];
   if (grace !== undefined && grace !== '') {

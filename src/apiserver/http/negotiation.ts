@@ -102,3 +102,13 @@ export function mediaTypeOf(contentType: string | undefined): string {
   const semi = contentType.indexOf(';');
   return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
+
+/**
+ * True when the Accept header asks only for Kubernetes protobuf (`application/vnd.kubernetes.protobuf`,
+ * with any parameters such as `;stream=watch`), which this server does not produce: such requests get
+ * 406 NotAcceptable. Typed client-go clients always add `application/json` as a fallback.
+ */
+export function acceptsOnlyProtobuf(accept: string | undefined): boolean {
+  const ranges = parseAccept(accept);
+  return ranges.length > 0 && ranges.every((r) => r.mediaType === 'application/vnd.kubernetes.protobuf');
+}

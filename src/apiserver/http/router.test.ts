@@ -2,6 +2,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newNotFound, newInvalid, field } from '../../machinery/errors/index.js';
 import type { RestRequest } from '../../client/transport.js';
+import { PROTOBUF_MAGIC, WireWriter } from '../../api/proto/index.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
@@ -217,16 +218,67 @@ describe('404 and 405 on resource URLs', () => {
 });
 
 describe('request bodies', () => {
-  test('415 for protobuf on create, listing the accepted types', async () => {
+  test('415 for an undecodable type on create, listing the accepted types', async () => {
     const res = await t.fetch('/api/v1/namespaces', {
       method: 'POST',
-      headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
-      body: new Uint8Array([0x6b, 0x38, 0x73, 0x00]),
+      headers: { 'content-type': 'application/cbor' },
+      body: new Uint8Array([0xa0]),
     });
     assert.equal(res.status, 415);
     const body = await status(res);
     assert.equal(body['reason'], 'UnsupportedMediaType');
-    assert.equal(body['message'], 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+    assert.equal(
+      body['message'],
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
+  });
+
+  test('protobuf bodies are decoded to the JSON object (create, subresources, DeleteOptions)', async () => {
+    const pb = (apiVersion: string, kind: string, raw: WireWriter): Uint8Array =>
+      Uint8Array.from([...PROTOBUF_MAGIC, ...new WireWriter().bytes(1, new WireWriter().bytes(1, apiVersion).bytes(2, kind)).bytes(2, raw).finish()]);
+    const headers = { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/vnd.kubernetes.protobuf,application/json' };
+    const before = t.core.requests.length;
+    const ns = await t.fetch('/api/v1/namespaces', { method: 'POST', headers, body: pb('v1', 'Namespace', new WireWriter().bytes(1, new WireWriter().bytes(1, 'team-a'))) });
+    assert.equal(ns.status, 200); // the fake core answers 200 to everything
+    assert.match(ns.headers.get('content-type') ?? '', /^application\/json/);
+    const scale = await t.fetch('/apis/apps/v1/namespaces/default/deployments/web/scale', {
+      method: 'PUT',
+      headers,
+      body: pb('autoscaling/v1', 'Scale', new WireWriter().bytes(1, new WireWriter().bytes(1, 'web')).bytes(2, new WireWriter().int(1, 0))),
+    });
+    assert.equal(scale.status, 200);
+    const del = await t.fetch('/api/v1/namespaces/default/pods/p', { method: 'DELETE', headers, body: pb('v1', 'DeleteOptions', new WireWriter().int(1, 0)) });
+    assert.equal(del.status, 200);
+    const bodies = t.core.requests.slice(before).map((r) => r.body);
+    assert.deepEqual(bodies, [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } },
+      // ScaleSpec.replicas is a non-pointer int32 with omitempty: Go's JSON of 0 is `spec: {}` as well.
+      { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web' }, spec: {} },
+      { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 },
+    ]);
+  });
+
+  for (const [name, body, message] of [
+    ['a truncated body', Uint8Array.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x0f, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x09, 0x4e, 0x61]), 'the object provided is unrecognized (must be of type Namespace): unexpected EOF (6b3873000a0f0a02763112094e61)'],
+    ['JSON sent as protobuf', new TextEncoder().encode('{"kind":"Namespace"}'), 'the object provided is unrecognized (must be of type Namespace): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({"kind":"Namespace"})'],
+    ['an unknown kind', Uint8Array.from([...PROTOBUF_MAGIC, ...new WireWriter().bytes(1, new WireWriter().bytes(1, 'v1').bytes(2, 'Gizmo')).bytes(2, new Uint8Array()).finish()]), 'Gizmo in version "v1" cannot be handled as a Namespace: no kind "Gizmo" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"'],
+    ['a wrong wire type inside raw', Uint8Array.from([...PROTOBUF_MAGIC, ...new WireWriter().bytes(1, new WireWriter().bytes(1, 'v1').bytes(2, 'Namespace')).bytes(2, new WireWriter().int(1, 1)).finish()]), 'Namespace in version "v1" cannot be handled as a Namespace: proto: wrong wireType = 0 for field metadata in Namespace'],
+  ] as const) {
+    test(`400 for ${name}; nothing reaches the core`, async () => {
+      const before = t.core.requests.length;
+      const res = await t.fetch('/api/v1/namespaces', { method: 'POST', headers: { 'content-type': 'application/vnd.kubernetes.protobuf' }, body });
+      assert.equal(res.status, 400);
+      const st = await status(res);
+      assert.equal(st['reason'], 'BadRequest');
+      assert.equal(st['message'], message);
+      assert.equal(t.core.requests.length, before);
+    });
+  }
+
+  test('406 when protobuf is the only type accepted (responses are JSON)', async () => {
+    const res = await t.fetch('/api/v1/namespaces', { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    assert.equal(res.status, 406);
+    assert.equal((await status(res))['message'], 'only the following media types are accepted: application/json');
   });
 
   test('415 for PATCH with a non-patch Content-Type', async () => {

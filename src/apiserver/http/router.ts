@@ -7,11 +7,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RestRequest, Verb } from '../../client/transport.js';
-import { newNotFoundPath } from '../../machinery/errors/index.js';
+import { newNotAcceptable, newNotFoundPath } from '../../machinery/errors/index.js';
 import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, objectMediaTypeOf, parseBool, patchTypeOf, readBody } from './body.js';
 import { newMethodNotAllowed, setWarnings, writeJson, writeRaw } from './errors.js';
-import { convertTarget, convertedContentType } from './negotiation.js';
+import { acceptsOnlyProtobuf, convertTarget, convertedContentType } from './negotiation.js';
 import type { ResourceIndex } from './resource-index.js';
 import { convertBody, printerFor, tableOptionsFor } from './table.js';
 import type { ApiServerCore, HttpHandlerOptions } from './types.js';
@@ -111,6 +111,8 @@ export async function serveResource(
   query: Record<string, string>,
 ): Promise<void> {
   const { info } = target.strategy;
+  // Responses are JSON; a client that accepts nothing else is told so before anything runs.
+  if (acceptsOnlyProtobuf(req.headers.accept)) throw newNotAcceptable(['application/json']);
   const rr: RestRequest = { verb: target.verb, group: info.group, version: info.version, resource: info.resource, query };
   if (target.namespace !== undefined) rr.namespace = target.namespace;
   if (target.name !== undefined) rr.name = target.name;
@@ -147,12 +149,13 @@ export async function serveResource(
 /** Sets `rr.body` (and `rr.patchType`) from the request body for the verbs that carry one. */
 async function decodeRequestBody(ctx: ResourceContext, req: IncomingMessage, target: ResourceTarget, rr: RestRequest): Promise<void> {
   const contentType = req.headers['content-type'];
-  const kind = target.subresource?.kind ?? target.strategy.info.kind;
+  const body = target.subresource ?? target.strategy.info;
+  const apiVersion = body.group ? `${body.group}/${body.version}` : body.version;
   switch (target.verb) {
     case 'create':
     case 'update': {
       const mt = objectMediaTypeOf(contentType);
-      rr.body = decodeObjectBody(await readBody(req, ctx.maxRequestBodyBytes), mt, kind);
+      rr.body = decodeObjectBody(await readBody(req, ctx.maxRequestBodyBytes), mt, body.kind, apiVersion);
       return;
     }
     case 'patch': {
@@ -164,7 +167,7 @@ async function decodeRequestBody(ctx: ResourceContext, req: IncomingMessage, tar
     case 'delete':
     case 'deletecollection': {
       const data = await readBody(req, ctx.maxRequestBodyBytes);
-      rr.body = decodeDeleteOptions(data, data.length ? objectMediaTypeOf(contentType) : 'application/json', rr.query ?? {});
+      rr.body = decodeDeleteOptions(data, data.length ? objectMediaTypeOf(contentType) : 'application/json', rr.query ?? {}, apiVersion);
       return;
     }
     case 'get':

@@ -25,13 +25,18 @@ export function identityString(id: ObjectIdentity): string {
   return `${gk} ${id.namespace ? `${id.namespace}/` : ''}${id.name} (${id.uid})`;
 }
 
+/**
+ * upstream `objectReference.String()`: `[apps/v1/ReplicaSet, namespace: default, name: web, uid: 1234]`,
+ * as it appears in the `OwnerRefInvalidNamespace` event message.
+ */
+export function objectReferenceString(ref: { apiVersion: string; kind: string; name: string; uid: string }, namespace: string): string {
+  return `[${ref.apiVersion}/${ref.kind}, namespace: ${namespace}, name: ${ref.name}, uid: ${ref.uid}]`;
+}
+
 export class GraphNode {
   /** Objects whose ownerReferences name this node's uid. */
   readonly dependents = new Set<GraphNode>();
-  /**
-   * Being deleted (deletionTimestamp set). Set once, never cleared: deletion is a one-way trip.
-   * (Orphan handling will read it.)
-   */
+  /** Being deleted (deletionTimestamp set). Set once, never cleared: deletion is a one-way trip. */
   beingDeleted = false;
   /** Being deleted with the `foregroundDeletion` finalizer: dependents go first. */
   deletingDependents = false;
@@ -43,4 +48,13 @@ export class GraphNode {
     /** True while only known from someone's ownerReference, not (yet) from an informer. */
     public virtual: boolean,
   ) {}
+
+  /**
+   * Dependents whose reference to this node has `blockOwnerDeletion: true`: the ones a foreground
+   * deletion of this node waits for (upstream `blockingDependents`).
+   */
+  blockingDependents(): GraphNode[] {
+    const uid = this.identity.uid;
+    return [...this.dependents].filter((d) => d.owners.some((o) => o.uid === uid && o.blockOwnerDeletion === true));
+  }
 }

@@ -13,6 +13,7 @@
  * A requirement that is malformed (Gt with two values, a non-integer) matches nothing.
  */
 import type { NodeSelectorRequirement, NodeSelectorTerm } from '../../api/index.js';
+import type { PodInfo } from '../node-info.js';
 import type { FilterPlugin } from './types.js';
 import { unresolvable } from './types.js';
 
@@ -83,3 +84,26 @@ export const nodeAffinity: FilterPlugin = {
     return undefined;
   },
 };
+
+/**
+ * The node-name part of upstream NodeAffinity's PreFilter: when every required term pins the pod with
+ * `matchFields: metadata.name In [...]` (as DaemonSet pods are), the union over terms of the names each
+ * term allows (the intersection of its In requirements); only those nodes need filtering, instead of
+ * every node. Undefined when any term leaves all nodes possible (or there are no required terms).
+ */
+export function preFilterNodeNames(pod: PodInfo): Set<string> | undefined {
+  const terms = pod.requiredNodeAffinityTerms;
+  if (!terms || terms.length === 0) return undefined;
+  const names = new Set<string>();
+  for (const t of terms) {
+    let termNames: Set<string> | undefined;
+    for (const r of t.matchFields ?? []) {
+      if (r.key !== 'metadata.name' || r.operator !== 'In') continue;
+      const values = new Set(r.values ?? []);
+      termNames = termNames ? new Set([...termNames].filter((n) => values.has(n))) : values;
+    }
+    if (!termNames) return undefined;
+    for (const n of termNames) names.add(n);
+  }
+  return names;
+}

@@ -95,12 +95,23 @@ export interface StoreOptions {
   mutateCreate?: (obj: KubeObject) => void;
   /** Admission before a delete (NamespaceLifecycle's immortal namespaces). */
   admitDelete?: (name: string, gr: GroupResource) => void;
+  /**
+   * Runs before a create's PrepareForCreate and validation (upstream's `Store.BeginCreate`): may change
+   * the object (services get cluster IPs and node ports) or throw; returns a function told whether the
+   * write succeeded, so that what it reserved is released on failure.
+   */
+  beginCreate?: (obj: KubeObject, dryRun: boolean) => (success: boolean) => void;
+  /** The same before an update's PrepareForUpdate (`Store.BeginUpdate`); `old` is the stored object. */
+  beginUpdate?: (obj: KubeObject, old: KubeObject, dryRun: boolean) => (success: boolean) => void;
 }
 
 /** The storage prefix of a resource: `/registry/<group or core>/<resource>/`. */
 export function resourcePrefix(info: { group: string; resource: string }): string {
   return `/registry/${info.group || 'core'}/${info.resource}/`;
 }
+
+/** Concurrent deletes of one deletecollection request (upstream `--delete-collection-workers`, ours larger: storage batches them). */
+const DELETE_COLLECTION_WORKERS = 64;
 
 /** upstream `maxNameGenerationCreateAttempts`: 8 attempts keep collisions under 0.1% at 1M names. */
 const MAX_NAME_GENERATION_ATTEMPTS = 8;
@@ -438,6 +449,30 @@ export class Store {
     this.fillSystemFields(obj);
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = (meta.generateName as string) + randomString(this.opts.rand, 5);
+    if (!this.opts.beginCreate) return this.createChecked(namespace, obj, dryRun, generated);
+    await this.cacheCaughtUp();
+    const finish = this.opts.beginCreate(obj, dryRun);
+    try {
+      const created = await this.createChecked(namespace, obj, dryRun, generated);
+      finish(true);
+      return created;
+    } catch (err) {
+      finish(false);
+      throw err;
+    }
+  }
+
+  /**
+   * Waits until the cache holds every write committed so far, so that begin hooks that derive their
+   * state from the cache (service allocation) see completed deletes and creates.
+   */
+  private cacheCaughtUp(): Promise<void> {
+    return this.opts.feed.waitUntilFresh(this.opts.backend.currentRevision());
+  }
+
+  /** The rest of {@link createOnce}: BeforeCreate, then the write. */
+  private async createChecked(namespace: string | undefined, obj: KubeObject, dryRun: boolean, generated: boolean): Promise<KubeObject> {
+    const meta = metaOf(obj);
     this.beforeCreate(obj, namespace);
     // storage.ErrResourceVersionSetOnCreate is not a Status: upstream answers 500 with reason "".
     if (meta.resourceVersion) throw unknownError(500, 'resourceVersion should not be set on objects to be created');
@@ -598,35 +633,50 @@ export class Store {
     const key = this.keyFor(namespace, name);
     const allowCreate = this.strategy.allowCreateOnUpdate || forceAllowCreate;
     let created = false;
-    const result = await this.guaranteedUpdate(key, name, { dryRun, ignoreNotFound: allowCreate, ...(preconditions ? { preconditions } : {}) }, (existing) => {
-      if (!existing && !allowCreate) throw newNotFound(this.gr, name);
-      const obj = updatedObject(existing);
-      const meta = metaOf(obj);
-      if (!existing) {
-        created = true;
-        this.fillSystemFields(obj);
-        this.beforeCreate(obj, namespace);
-        delete meta.resourceVersion;
-        return { action: 'write', obj };
-      }
-      created = false;
-      const existingRV = existing.metadata?.resourceVersion ?? '';
-      const newRV = meta.resourceVersion ?? '';
-      if (newRV === '') {
-        if (!this.strategy.allowUnconditionalUpdate) {
-          // Upstream reports this with the resource in the Kind slot (store.go: the Invalid error has no Resource field).
-          throw newInvalid({ group: this.gr.group, kind: this.gr.resource }, name, [
-            field.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
-          ]);
+    // The begin hook of the latest attempt (guaranteedUpdate may retry); earlier ones are released.
+    let finish: ((success: boolean) => void) | undefined;
+    if (this.opts.beginUpdate || this.opts.beginCreate) await this.cacheCaughtUp();
+    const begin = (obj: KubeObject, existing: KubeObject | undefined): void => {
+      finish?.(false);
+      finish = mode !== 'main' ? undefined : existing ? this.opts.beginUpdate?.(obj, existing, dryRun) : this.opts.beginCreate?.(obj, dryRun);
+    };
+    let result: KubeObject;
+    try {
+      result = await this.guaranteedUpdate(key, name, { dryRun, ignoreNotFound: allowCreate, ...(preconditions ? { preconditions } : {}) }, (existing) => {
+        if (!existing && !allowCreate) throw newNotFound(this.gr, name);
+        const obj = updatedObject(existing);
+        const meta = metaOf(obj);
+        begin(obj, existing);
+        if (!existing) {
+          created = true;
+          this.fillSystemFields(obj);
+          this.beforeCreate(obj, namespace);
+          delete meta.resourceVersion;
+          return { action: 'write', obj };
         }
-        meta.resourceVersion = existingRV;
-      } else if (newRV !== existingRV) {
-        throw newConflict(this.gr, name);
-      }
-      this.beforeUpdate(obj, existing, mode, namespace);
-      if (this.shouldDeleteDuringUpdate(obj, existing)) return { action: 'delete', respond: obj };
-      return { action: 'write', obj };
-    });
+        created = false;
+        const existingRV = existing.metadata?.resourceVersion ?? '';
+        const newRV = meta.resourceVersion ?? '';
+        if (newRV === '') {
+          if (!this.strategy.allowUnconditionalUpdate) {
+            // Upstream reports this with the resource in the Kind slot (store.go: the Invalid error has no Resource field).
+            throw newInvalid({ group: this.gr.group, kind: this.gr.resource }, name, [
+              field.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+            ]);
+          }
+          meta.resourceVersion = existingRV;
+        } else if (newRV !== existingRV) {
+          throw newConflict(this.gr, name);
+        }
+        this.beforeUpdate(obj, existing, mode, namespace);
+        if (this.shouldDeleteDuringUpdate(obj, existing)) return { action: 'delete', respond: obj };
+        return { action: 'write', obj };
+      });
+    } catch (err) {
+      finish?.(false);
+      throw err;
+    }
+    finish?.(true);
     return { obj: result, created };
   }
 
@@ -710,7 +760,7 @@ export class Store {
           const kv = await this.opts.backend.delete(key, state.rev);
           return respond ? deepFreeze(respond) : decodeObject(kv);
         } catch (err) {
-          const next = await this.stateAfterStorageError(err, key, name, state.rev);
+          const next = await this.stateAfterStorageError(err, key, name);
           if (!next.obj && respond) return deepFreeze(respond);
           state = next;
           continue;
@@ -734,28 +784,24 @@ export class Store {
         metaOf(obj).resourceVersion = String(kv.modRevision);
         return deepFreeze(obj);
       } catch (err) {
-        state = await this.stateAfterStorageError(err, key, name, state.rev);
+        state = await this.stateAfterStorageError(err, key, name);
       }
     }
   }
 
   /**
    * After a failed CAS: the state storage reported (Conflict), or re-read. Other errors map to Status.
-   * A re-read that shows the very revision the write just failed on means the backend's reads lag
-   * its own pending writes (SQLite's open batch: a key deleted in it still reads as live); retrying
-   * at once would spin on microtasks and never let the batch commit, so yield one turn of the event
-   * loop first. `failedRev` is the revision the failed write expected.
+   * Every retry first yields one turn of the event loop. A backend's reads may lag its own pending
+   * writes (SQLite's open batch: a key deleted in it still reads as live), and a retry loop that only
+   * ever awaits promise callbacks starves the event loop, so the batch commit it waits for never
+   * runs: that hung the whole server (`kubectl delete --force`, and orphan deletions under load).
    */
-  private async stateAfterStorageError(err: unknown, key: string, name: string, failedRev: number): Promise<State> {
+  private async stateAfterStorageError(err: unknown, key: string, name: string): Promise<State> {
     if (!(err instanceof StorageError)) throw err;
+    if (err.code !== 'Conflict' && err.code !== 'KeyNotFound' && err.code !== 'KeyExists') throw this.storageError(err, name);
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (err.code === 'Conflict' && err.current) return { obj: decodeObject(err.current), rev: err.current.modRevision, fresh: true };
-    if (err.code === 'Conflict' || err.code === 'KeyNotFound' || err.code === 'KeyExists') {
-      const fresh = await this.loadState(key, true);
-      if (fresh.rev !== failedRev) return fresh;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      return this.loadState(key, true);
-    }
-    throw this.storageError(err, name);
+    return this.loadState(key, true);
   }
 
   private async loadState(key: string, fresh: boolean): Promise<State> {
@@ -848,6 +894,35 @@ export class Store {
       if (ignoreNotFound && lastExisting && err instanceof StatusError && err.code === 404) return this.finalizeDelete(lastExisting, opts, true);
       throw err;
     }
+  }
+
+  /**
+   * DELETE on a collection (store.go `DeleteCollection`): lists what the selectors select, deletes
+   * each item as {@link delete} would (an item already gone is skipped) and answers the list that was
+   * selected. Up to {@link DELETE_COLLECTION_WORKERS} deletes run at once, as upstream's
+   * `DeleteCollectionWorkers`, so the storage commits them in shared batches: a namespace of 10,000
+   * pods is not emptied one commit at a time.
+   */
+  async deleteCollection(namespace: string | undefined, body: unknown, query: Query): Promise<KubeList> {
+    const listQuery: Query = {};
+    for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'resourceVersionMatch']) {
+      const v = query[k];
+      if (v !== undefined) listQuery[k] = v;
+    }
+    const list = await this.list(namespace, listQuery);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < list.items.length) {
+        const item = list.items[next++] as KubeObject;
+        try {
+          await this.delete(item.metadata?.namespace, item.metadata?.name ?? '', body, query);
+        } catch (err) {
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(DELETE_COLLECTION_WORKERS, list.items.length) }, worker));
+    return list;
   }
 
   /** `finalizeDelete`: the object for kinds that return it, else a Success Status naming it. */

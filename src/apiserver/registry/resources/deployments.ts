@@ -46,12 +46,12 @@ function isValidPercent(v: string): string[] {
 }
 
 /** `getPercentValue`: the number of a valid percent string, else undefined. */
-function percentValue(v: IntOrString | undefined): number | undefined {
+export function percentValue(v: IntOrString | undefined): number | undefined {
   return typeof v === 'string' && isValidPercent(v).length === 0 ? Number(v.slice(0, -1)) : undefined;
 }
 
 /** `getIntOrPercentValue`: a percent's number, an int, or a string's integer value (0 when not one, as Go's Atoi). */
-function intOrPercentValue(v: IntOrString | undefined): number {
+export function intOrPercentValue(v: IntOrString | undefined): number {
   const pct = percentValue(v);
   if (pct !== undefined) return pct;
   if (typeof v === 'number') return v;
@@ -59,7 +59,7 @@ function intOrPercentValue(v: IntOrString | undefined): number {
 }
 
 /** `ValidatePositiveIntOrPercent`: a string must be a valid percent, an int must be ≥ 0. */
-function validatePositiveIntOrPercent(v: IntOrString | undefined, path: string): FieldError[] {
+export function validatePositiveIntOrPercent(v: IntOrString | undefined, path: string): FieldError[] {
   if (typeof v === 'string') return isValidPercent(v).map((msg) => field.invalid(path, v, msg));
   return validateNonnegativeField(v ?? 0, path);
 }

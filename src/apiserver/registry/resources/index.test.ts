@@ -6,15 +6,31 @@ import { semanticDeepEqual } from './helpers.js';
 test('served strategies in discovery order', () => {
   assert.deepEqual(
     servedStrategies.map((s) => `${s.info.group || 'core'}/${s.info.version}/${s.info.resource}`),
-    ['core/v1/namespaces', 'core/v1/nodes', 'core/v1/pods', 'core/v1/events', 'coordination.k8s.io/v1/leases', 'apps/v1/deployments', 'apps/v1/replicasets'],
+    [
+      'core/v1/namespaces',
+      'core/v1/nodes',
+      'core/v1/pods',
+      'core/v1/services',
+      'core/v1/endpoints',
+      'core/v1/configmaps',
+      'core/v1/secrets',
+      'core/v1/serviceaccounts',
+      'core/v1/events',
+      'coordination.k8s.io/v1/leases',
+      'apps/v1/controllerrevisions',
+      'apps/v1/daemonsets',
+      'apps/v1/deployments',
+      'apps/v1/replicasets',
+      'discovery.k8s.io/v1/endpointslices',
+    ],
   );
   assert.deepEqual(
     servedStrategies.map((s) => s.info.shortNames.join(',')),
-    ['ns', 'no', 'po', 'ev', '', 'deploy', 'rs'],
+    ['ns', 'no', 'po', 'svc', 'ep', 'cm', '', 'sa', 'ev', '', '', 'ds', 'deploy', 'rs', ''],
   );
-  assert.deepEqual(servedStrategies.filter((s) => s.info.categories.includes('all')).map((s) => s.info.resource), ['pods', 'deployments', 'replicasets']);
+  assert.deepEqual(servedStrategies.filter((s) => s.info.categories.includes('all')).map((s) => s.info.resource), ['pods', 'services', 'daemonsets', 'deployments', 'replicasets']);
   assert.deepEqual(servedStrategies.filter((s) => s.scale).map((s) => s.info.resource), ['deployments', 'replicasets']);
-  assert.deepEqual(servedStrategies.filter((s) => s.allowCreateOnUpdate).map((s) => s.info.resource), ['events', 'leases']);
+  assert.deepEqual(servedStrategies.filter((s) => s.allowCreateOnUpdate).map((s) => s.info.resource), ['services', 'endpoints', 'events', 'leases']);
   assert.ok(servedStrategies.every((s) => s.defaultGarbageCollectionPolicy === 'Background'));
   for (const s of servedStrategies) {
     assert.equal(s.info.listKind, `${s.info.kind}List`);

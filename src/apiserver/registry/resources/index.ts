@@ -1,10 +1,12 @@
 /**
  * The per-kind strategies of the resources kubeplane serves, in discovery order (upstream's order within
  * each group: core/v1 namespaces, nodes, pods, events; coordination.k8s.io/v1 leases; apps/v1
- * deployments, replicasets).
+ * controllerrevisions, daemonsets, deployments, replicasets).
  */
 import type { KubeObject } from '../../../api/index.js';
 import type { ResourceStrategy } from '../strategy.js';
+import { controllerRevisionStrategy } from './controllerrevisions.js';
+import { daemonSetStrategy } from './daemonsets.js';
 import { deploymentStrategy } from './deployments.js';
 import { eventStrategy } from './events.js';
 import { leaseStrategy } from './leases.js';
@@ -12,9 +14,17 @@ import { namespaceStrategy } from './namespaces.js';
 import { nodeStrategy } from './nodes.js';
 import { podStrategy } from './pods.js';
 import { replicaSetStrategy } from './replicasets.js';
+import { configMapStrategy } from './configmaps.js';
+import { endpointsStrategy } from './endpoints.js';
+import { endpointSliceStrategy } from './endpointslices.js';
+import { secretStrategy } from './secrets.js';
+import { serviceAccountStrategy } from './serviceaccounts.js';
+import { serviceStrategy } from './services.js';
 
+export { controllerRevisionStrategy, daemonSetStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
+export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -29,8 +39,17 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(namespaceStrategy),
   erase(nodeStrategy),
   erase(podStrategy),
+  // Services right after pods: `kubectl get all` lists its category in discovery order.
+  erase(serviceStrategy),
+  erase(endpointsStrategy),
+  erase(configMapStrategy),
+  erase(secretStrategy),
+  erase(serviceAccountStrategy),
   erase(eventStrategy),
   erase(leaseStrategy),
+  erase(controllerRevisionStrategy),
+  erase(daemonSetStrategy),
   erase(deploymentStrategy),
   erase(replicaSetStrategy),
+  erase(endpointSliceStrategy),
 ];

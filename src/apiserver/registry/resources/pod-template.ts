@@ -144,12 +144,12 @@ function inclusiveRangeError(lo: number, hi: number): string {
 }
 
 /** `IsValidPortNum`. */
-function isValidPortNum(port: number): string[] {
+export function isValidPortNum(port: number): string[] {
   return port >= 1 && port <= 65535 ? [] : [inclusiveRangeError(1, 65535)];
 }
 
 /** `IsValidPortName` (IANA_SVC_NAME). */
-function isValidPortName(port: string): string[] {
+export function isValidPortName(port: string): string[] {
   const errs: string[] = [];
   if (port.length > 15) errs.push('must be no more than 15 characters');
   if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');

@@ -1,0 +1,55 @@
+/**
+ * ServiceAccounts (core/v1). No defaults and no status; the `default` account of every namespace is
+ * created by the serviceaccounts controller (src/controller/serviceaccount).
+ *
+ * Followed (v1.33): pkg/registry/core/serviceaccount/strategy.go, pkg/apis/core/validation/validation.go
+ * (ValidateServiceAccount: the generic metadata checks only, done by the store),
+ * pkg/printers/internalversion/printers.go (printServiceAccount: SECRETS is the number of secrets).
+ */
+import type { ServiceAccount } from '../../../api/index.js';
+import { STANDARD_VERBS, type ApiObject } from './helpers.js';
+import type { ResourceStrategy } from '../strategy.js';
+import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
+
+type ServiceAccountObject = ApiObject<ServiceAccount>;
+
+/** The serviceaccounts strategy. */
+export const serviceAccountStrategy: ResourceStrategy<ServiceAccountObject> = {
+  info: {
+    group: '',
+    version: 'v1',
+    resource: 'serviceaccounts',
+    singular: 'serviceaccount',
+    kind: 'ServiceAccount',
+    listKind: 'ServiceAccountList',
+    namespaced: true,
+    shortNames: ['sa'],
+    categories: [],
+    verbs: STANDARD_VERBS,
+    subresources: [],
+  },
+  hasStatus: false,
+  defaults() {},
+  prepareForCreate() {},
+  prepareForUpdate() {},
+  validate: () => [],
+  validateUpdate: () => [],
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  defaultGarbageCollectionPolicy: 'Background',
+  fieldSelectors: {},
+  table: {
+    columns: [
+      NAME_COLUMN,
+      column(
+        'Secrets',
+        'string',
+        'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a "kubernetes.io/enforce-mountable-secrets" annotation set to "true". The "kubernetes.io/enforce-mountable-secrets" annotation is deprecated since v1.32. Prefer separate namespaces to isolate access to mounted secrets. This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret',
+      ),
+      AGE_COLUMN,
+    ],
+    row: (sa, now) => ({
+      cells: [sa.metadata?.name ?? '', (sa.secrets ?? []).length, translateTimestampSince(sa.metadata?.creationTimestamp, now)],
+    }),
+  },
+};
