@@ -8,6 +8,9 @@
  *    Ready, in-process on SQLite, and as a ratio to the raw write rate. Each pod costs several writes
  *    (create, bind, status) plus ReplicaSet/Deployment status updates and events.
  * 4. Rolling update: time for a 25%/25% rolling update of a Ready 1,000- and 10,000-replica Deployment.
+ * 5. DaemonSet: time to cover 1,000 and 5,000 simulated nodes, and for a rolling update across them
+ *    with maxUnavailable 10%.
+ * 6. Namespace deletion: time to delete a namespace holding 10,000 pods and their owners.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +22,8 @@ import { pino } from 'pino';
 import { SqliteBackend } from '../src/storage/sqlite/index.js';
 import { startCluster } from '../src/cli/cluster.js';
 import { rollingUpdate } from './rolling-update.js';
+import { daemonSetCoverage } from './daemonset.js';
+import { namespaceDeletion } from './namespace-delete.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
 const line = (s: string): void => void process.stdout.write(s + '\n');
@@ -131,6 +136,12 @@ async function main(): Promise<void> {
     const r = await rollingUpdate(replicas, nodes);
     line(`rolling update (maxSurge 25%, maxUnavailable 25%, default container start) of ${replicas} Ready replicas on ${nodes} nodes: ${r.seconds.toFixed(2)} s`);
   }
+  for (const nodes of [1_000, 5_000]) {
+    const r = await daemonSetCoverage(nodes);
+    line(`DaemonSet on ${nodes} nodes: covers every node in ${r.coverSeconds.toFixed(2)} s; rolling update (maxUnavailable 10%) in ${r.rollingUpdateSeconds.toFixed(2)} s`);
+  }
+  const ns = await namespaceDeletion(10_000);
+  line(`namespace holding 10,000 pods (a Deployment and its ReplicaSet) → deleted in ${ns.seconds.toFixed(2)} s (includes the namespace controller's 5 s grace)`);
   line('goals: start-up < 1 s; 10,000 pods Ready < 60 s now, < 10 s (1,000 pods/s) eventually');
 }
 
