@@ -22,7 +22,7 @@ import { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { admitPodCreate } from './admission/pod-admission.js';
 import { newInProcessTransport } from './inprocess.js';
 import { Store, isNamespaces, resourcePrefix } from './registry/generic/store.js';
-import { bindPod, getScale, patchScale, updateScale } from './registry/generic/subresources.js';
+import { bindPod, evictPod, getScale, patchScale, updateScale } from './registry/generic/subresources.js';
 import type { ResourceStrategy } from './registry/strategy.js';
 import { ServiceAllocator, kubernetesService, serviceStoreHooks } from './registry/resources/service-allocator.js';
 import { CacheFeed } from './watchcache/cache-feed.js';
@@ -173,6 +173,8 @@ export class ApiServer {
       if (req.verb === 'patch') return ok(await patchScale(store, ns, name, req.patchType, req.body, query, warnings));
     } else if (sub === 'binding') {
       if (req.verb === 'create') return ok(await bindPod(store, this.clock, ns, name, req.body, query), 201);
+    } else if (sub === 'eviction') {
+      if (req.verb === 'create') return ok(await evictPod(store, this.clock, ns, name, req.body, query), 201);
     } else if (sub === 'finalize') {
       if (req.verb === 'update') return ok((await store.update(ns, name, req.body, query, warnings, 'finalize')).obj);
     }

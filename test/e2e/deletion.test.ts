@@ -10,6 +10,7 @@ import { startKubeplane, eventually, removeDataDir, type Kubeplane } from './har
 
 interface Obj {
   metadata: { name: string; uid: string; ownerReferences?: { uid: string; kind: string; name: string }[]; deletionTimestamp?: string; finalizers?: string[] };
+  spec?: { nodeName?: string };
   status?: { phase?: string };
 }
 interface List {
@@ -118,6 +119,23 @@ describe('kubectl delete: cascading deletion and namespaces', () => {
     assert.match(await kp.kubectlOk(['delete', 'pod', 'solo']), /pod "solo" deleted/);
     const r = await kp.kubectl(['get', 'pod', 'solo']);
     assert.match(r.stderr, /pods "solo" not found/);
+  });
+
+  test('kubectl drain evicts a node\'s pods (pods/eviction) and the Deployment replaces them elsewhere', async () => {
+    await deploy('drained', 3);
+    const onNode = async (node: string): Promise<string[]> =>
+      names({ items: (await kp.kubectlJson<List>(['get', 'pods', '-l', 'app=drained'])).items.filter((p) => p.spec?.nodeName === node && !p.metadata.deletionTimestamp) });
+    const victims = await onNode('node-1');
+    assert.equal(victims.length, 1, 'the scheduler spread one replica on node-1');
+    const out = await kp.kubectlOk(['drain', 'node-1', '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=60s']);
+    assert.match(out, /node\/node-1 cordoned/);
+    assert.match(out, new RegExp(`pod/${victims[0] ?? ''} evicted`));
+    assert.match(out, /node\/node-1 drained/);
+    await kp.kubectlOk(['rollout', 'status', 'deploy/drained', '--timeout=120s']);
+    assert.deepEqual(await onNode('node-1'), [], 'nothing runs on the cordoned node');
+    assert.match(await kp.kubectlOk(['get', 'node', 'node-1']), /Ready,SchedulingDisabled/);
+    await kp.kubectlOk(['uncordon', 'node-1']);
+    await kp.kubectlOk(['delete', 'deploy', 'drained']);
   });
 
   test('kubectl delete namespace: Terminating, no new content, then everything and the namespace are gone', async () => {

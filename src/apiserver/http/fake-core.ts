@@ -45,7 +45,6 @@ function served(resource: string, table?: TablePrinter): ResourceStrategy {
  */
 export function fakeResources(): ResourceStrategy[] {
   const pods = served('pods', podPrinter);
-  pods.info.subresources.push({ name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
   return [
     pods,
     served('namespaces'),

@@ -167,7 +167,7 @@ describe('legacy discovery (apiserver.md §2.3)', () => {
     const body = (await (await t.fetch('/api/v1')).json()) as { groupVersion: string; resources: Record<string, unknown>[] };
     assert.equal(body.groupVersion, 'v1');
     const names = body.resources.map((r) => r['name']);
-    assert.deepEqual(names, ['pods', 'pods/binding', 'pods/status', 'pods/eviction', 'namespaces', 'namespaces/finalize', 'namespaces/status']);
+    assert.deepEqual(names, ['pods', 'pods/binding', 'pods/eviction', 'pods/status', 'namespaces', 'namespaces/finalize', 'namespaces/status']);
     const ns = body.resources.find((r) => r['name'] === 'namespaces');
     assert.equal(ns?.['namespaced'], false);
     assert.equal('categories' in (ns ?? {}), false);

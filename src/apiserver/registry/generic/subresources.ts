@@ -143,6 +143,32 @@ export async function bindPod(store: Store, clock: Clock, namespace: string | un
   return deepFreeze({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
 }
 
+/**
+ * POST pods/<name>/eviction with a policy/v1 Eviction `{metadata: {name}, deleteOptions?}` (what
+ * `kubectl drain` sends; pkg/registry/core/pod/storage/eviction.go). No PodDisruptionBudgets are
+ * served, so every eviction is allowed: a pod that is not finished gets the condition
+ * DisruptionTarget (reason `EvictionByEvictionAPI`, message `Eviction API: evicting`), then it is
+ * deleted with the Eviction's deleteOptions (graceful, as any delete). Answers the Status Success
+ * (code 201) upstream's create handler returns. A missing pod → 404; a name that differs from the
+ * URL's → 400.
+ */
+export async function evictPod(store: Store, clock: Clock, namespace: string | undefined, name: string, body: unknown, query: Query): Promise<unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the object provided is unrecognized (must be of type Eviction)');
+  const eviction = body as { metadata?: { name?: string; namespace?: string }; deleteOptions?: unknown };
+  if (eviction.metadata?.name !== name) throw newBadRequest('name in URL does not match name in Eviction object');
+  const dryRun = parseDryRun(query, 'CreateOptions');
+  await store.guaranteedUpdate(store.keyFor(namespace, name), name, { dryRun, ignoreNotFound: false }, (existing) => {
+    const pod = clone(existing as KubeObject);
+    const status = (pod.status ??= {}) as { phase?: string; conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
+    if (status.phase === 'Succeeded' || status.phase === 'Failed') return { action: 'write', obj: existing as KubeObject };
+    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: formatTime(clock.now()) };
+    status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'), condition];
+    return { action: 'write', obj: pod };
+  });
+  await store.delete(namespace, name, eviction.deleteOptions ?? {}, query);
+  return deepFreeze({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+}
+
 /** `podutil.UpdatePodCondition` for PodScheduled=True: replaces the condition, keeping its transition time if it was already True. */
 function setPodScheduled(pod: KubeObject, now: string): void {
   const status = (pod.status ??= {}) as { conditions?: { type: string; status: string; lastProbeTime?: string | null; lastTransitionTime?: string }[] };

@@ -419,6 +419,7 @@ test('discovery info', () => {
     podStrategy.info.subresources.map((s) => [s.name, s.kind, s.verbs.join(',')]),
     [
       ['binding', 'Binding', 'create'],
+      ['eviction', 'Eviction', 'create'],
       ['status', 'Pod', 'get,patch,update'],
     ],
   );

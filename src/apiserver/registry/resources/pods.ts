@@ -441,6 +441,7 @@ export const podStrategy: ResourceStrategy<PodObject> = {
     verbs: STANDARD_VERBS,
     subresources: [
       { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
+      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
       { name: 'status', group: '', version: 'v1', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
     ],
   },
