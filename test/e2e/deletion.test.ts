@@ -144,6 +144,12 @@ describe('kubectl delete: cascading deletion and namespaces', () => {
     await kp.kubectlOk(['run', 'bare-1', '--image=nginx:1.27', '-n', 'shop']);
     await kp.kubectlOk(['run', 'bare-2', '--image=nginx:1.27', '-n', 'shop']);
     await kp.kubectlOk(['wait', '--for=condition=Ready', 'pod/bare-1', 'pod/bare-2', '-n', 'shop', '--timeout=120s']);
+    await kp.kubectlOk(
+      ['apply', '-f', '-'],
+      'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: shop}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec: {containers: [{name: a, image: busybox:1.36}]}\n',
+    );
+    await kp.kubectlOk(['rollout', 'status', 'ds/agent', '-n', 'shop', '--timeout=120s']);
+    assert.equal((await kp.kubectlJson<List>(['get', 'pods', '-n', 'shop', '-l', 'app=agent'])).items.length, 3, 'one daemon pod per node');
     const events = await kp.kubectlJson<List>(['get', 'events', '-n', 'shop']);
     assert.ok(events.items.length > 0, 'the namespace holds events');
 
@@ -157,7 +163,7 @@ describe('kubectl delete: cascading deletion and namespaces', () => {
     await kp.kubectlOk(['wait', '--for=delete', 'namespace/shop', '--timeout=120s']);
     const gone = await kp.kubectl(['get', 'namespace', 'shop']);
     assert.match(gone.stderr, /namespaces "shop" not found/);
-    const contents = await kp.kubectl(['get', 'deploy,rs,pods,events,leases', '-n', 'shop', '-o', 'name']);
+    const contents = await kp.kubectl(['get', 'deploy,rs,ds,controllerrevisions,pods,events,leases', '-n', 'shop', '-o', 'name']);
     assert.equal(contents.stdout.trim(), '');
     assert.deepEqual(names(await kp.kubectlJson<List>(['get', 'namespaces'])), ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
   });
