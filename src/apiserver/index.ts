@@ -12,9 +12,14 @@ import type { RestRequest, Transport, WatchEvent, WatchStream } from '../client/
 import {
   isAlreadyExists,
   newBadRequest,
+  newInvalid,
   newMethodNotSupported,
   newNotFoundPath,
 } from '../machinery/errors/index.js';
+import type { KubeObject } from '../api/index.js';
+import { deepFreeze } from '../machinery/meta/index.js';
+import { decodeBody } from './registry/generic/decode.js';
+import { parseFieldValidation } from './registry/generic/options.js';
 import type { Backend } from '../storage/interface.js';
 import { realClock, type Clock, type Timer } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
@@ -144,6 +149,10 @@ export class ApiServer {
     const ok = (body: unknown, code = 200): HandleResult => ({ code, body, warnings: [...new Set(warnings)] });
     const name = req.name;
     const sub = req.subresource;
+    if (store.strategy.review) {
+      if (name === undefined && sub === undefined && req.verb === 'create') return ok(this.review(store.strategy, req.body, query, warnings), 201);
+      throw newMethodNotSupported(store.gr, req.verb);
+    }
     if (name === undefined) {
       if (req.verb === 'list') return ok(await store.list(ns, query));
       if (req.verb === 'create') return ok(await store.create(ns, req.body, query, warnings), 201);
@@ -179,6 +188,18 @@ export class ApiServer {
       if (req.verb === 'update') return ok((await store.update(ns, name, req.body, query, warnings, 'finalize')).obj);
     }
     throw newMethodNotSupported(store.gr, req.verb);
+  }
+
+  /**
+   * Create on a review kind (see {@link ResourceStrategy.review}): decoded like any create (field
+   * validation, type checks), defaulted and validated (422), answered, never stored.
+   */
+  private review(strategy: ResourceStrategy, body: unknown, query: Record<string, string>, warnings: string[]): unknown {
+    const obj = decodeBody(strategy, body, parseFieldValidation(query, 'CreateOptions'), warnings);
+    strategy.defaults(obj);
+    const errs = strategy.validate(obj);
+    if (errs.length > 0) throw newInvalid({ group: strategy.info.group, kind: strategy.info.kind }, obj.metadata?.name ?? '', errs);
+    return deepFreeze((strategy.review as (o: KubeObject) => KubeObject)(obj));
   }
 
   /**

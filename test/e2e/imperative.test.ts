@@ -159,4 +159,12 @@ describe('kubectl create … (protobuf request bodies) with real kubectl', () =>
     assert.equal(out, 'configmap/from-132 created\n');
     assert.deepEqual((await kp.kubectlJson<Json>(['get', 'configmap', 'from-132']))['data'], { x: 'y' });
   });
+
+  test('kubectl auth can-i and auth whoami (SelfSubjectAccessReview, SelfSubjectReview)', async () => {
+    assert.equal(await kp.kubectlOk(['auth', 'can-i', 'list', 'pods']), 'yes\n');
+    assert.equal(await kp.kubectlOk(['auth', 'can-i', 'delete', 'deployments', '--all-namespaces']), 'yes\n');
+    const whoami = await kp.kubectlOk(['auth', 'whoami']);
+    assert.match(whoami, /Username\s+kubeplane-admin/);
+    assert.match(whoami, /Groups\s+\[system:masters system:authenticated\]/);
+  });
 });

@@ -121,4 +121,10 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   table: TablePrinter<T>;
   /** Present when the kind has a scale subresource. */
   scale?: ScaleStrategy<T>;
+  /**
+   * Present for create-only review kinds (SelfSubjectAccessReview, SelfSubjectReview): the response
+   * to a create, computed from the decoded, defaulted and validated request. Nothing is stored, and
+   * every other verb answers 405 (upstream's review REST storage implements only Create).
+   */
+  review?(obj: T): T;
 }

@@ -21,12 +21,14 @@ test('served strategies in discovery order', () => {
       'apps/v1/daemonsets',
       'apps/v1/deployments',
       'apps/v1/replicasets',
+      'authentication.k8s.io/v1/selfsubjectreviews',
+      'authorization.k8s.io/v1/selfsubjectaccessreviews',
       'discovery.k8s.io/v1/endpointslices',
     ],
   );
   assert.deepEqual(
     servedStrategies.map((s) => s.info.shortNames.join(',')),
-    ['ns', 'no', 'po', 'svc', 'ep', 'cm', '', 'sa', 'ev', '', '', 'ds', 'deploy', 'rs', ''],
+    ['ns', 'no', 'po', 'svc', 'ep', 'cm', '', 'sa', 'ev', '', '', 'ds', 'deploy', 'rs', '', '', ''],
   );
   assert.deepEqual(servedStrategies.filter((s) => s.info.categories.includes('all')).map((s) => s.info.resource), ['pods', 'services', 'daemonsets', 'deployments', 'replicasets']);
   assert.deepEqual(servedStrategies.filter((s) => s.scale).map((s) => s.info.resource), ['deployments', 'replicasets']);

@@ -7,6 +7,7 @@ import type { KubeObject } from '../../../api/index.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { controllerRevisionStrategy } from './controllerrevisions.js';
 import { daemonSetStrategy } from './daemonsets.js';
+import { selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy } from './reviews.js';
 import { deploymentStrategy } from './deployments.js';
 import { eventStrategy } from './events.js';
 import { leaseStrategy } from './leases.js';
@@ -21,7 +22,7 @@ import { secretStrategy } from './secrets.js';
 import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
 
-export { controllerRevisionStrategy, daemonSetStrategy };
+export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
@@ -51,5 +52,8 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(daemonSetStrategy),
   erase(deploymentStrategy),
   erase(replicaSetStrategy),
+  // authentication before authorization, right after apps, as upstream's discovery lists them.
+  selfSubjectReviewStrategy,
+  selfSubjectAccessReviewStrategy,
   erase(endpointSliceStrategy),
 ];
