@@ -35,6 +35,21 @@ type GVK = { group: string; version: string; kind: string };
 
 const REF_PREFIX = '#/components/schemas/';
 
+/**
+ * The component name of a schema type. kubectl explain shows a type as the last dot-separated part of
+ * its component name (upstream's are `io.k8s.api.apps.v1.DeploymentStrategy` → `DeploymentStrategy`).
+ * src/api/schema names types as client-node does (`V1DeploymentStrategy`, `EventsV1Event`), so those
+ * become `io.k8s.kubeplane.v1.DeploymentStrategy` and `io.k8s.kubeplane.events.v1.Event`: the version
+ * prefix becomes the package, which keeps names unique. Names that already have dots are kept.
+ */
+export function componentName(typeName: string): string {
+  if (typeName.includes('.')) return typeName;
+  const m = /^([A-Z][a-z]+)?(V\d+(?:(?:alpha|beta)\d+)?)([A-Z].*)$/.exec(typeName);
+  if (!m) return typeName;
+  const pkg = m[1] ? `${m[1].toLowerCase()}.${(m[2] ?? '').toLowerCase()}` : (m[2] ?? '').toLowerCase();
+  return `io.k8s.kubeplane.${pkg}.${m[3] ?? ''}`;
+}
+
 /** Types that upstream's OpenAPI describes as primitives with a format rather than as objects. */
 const specialTypes: Record<string, Json> = {
   Quantity: { type: 'string' },
@@ -76,18 +91,18 @@ class SchemaCollector {
     if (!list.some((g) => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind)) list.push(gvk);
     this.gvks.set(name, list);
     this.add(name);
-    const schema = this.schemas[name] as Json;
+    const schema = this.schemas[componentName(name)] as Json;
     schema['x-kubernetes-group-version-kind'] = list.map((g) => ({ group: g.group, kind: g.kind, version: g.version }));
-    return { $ref: REF_PREFIX + name };
+    return { $ref: REF_PREFIX + componentName(name) };
   }
 
   private add(name: string): void {
-    if (this.schemas[name]) return;
+    if (this.schemas[componentName(name)]) return;
     const type = this.source?.lookupType(name);
     if (!type) return;
     const schema: Json = { type: 'object' };
     // Registered before the fields so that recursive types (JSONSchemaProps) terminate.
-    this.schemas[name] = schema;
+    this.schemas[componentName(name)] = schema;
     const properties: Record<string, Json> = {};
     for (const [fieldName, f] of Object.entries(type.fields)) properties[fieldName] = this.fieldSchema(f);
     schema['properties'] = properties;
@@ -101,7 +116,7 @@ class SchemaCollector {
     if (special) return { ...special };
     if (!this.source?.lookupType(t)) return { type: 'object' };
     this.add(t);
-    return { allOf: [{ $ref: REF_PREFIX + t }], default: {} };
+    return { allOf: [{ $ref: REF_PREFIX + componentName(t) }], default: {} };
   }
 
   private fieldSchema(f: SchemaField): Json {

@@ -335,3 +335,13 @@ describe('OpenAPI v3 with the built-in schema (src/api/schema)', () => {
     }
   });
 });
+
+test('OpenAPI component names: client-node model names become dotted names whose last part is the Go type', async () => {
+  const { componentName } = await import('./openapi.js');
+  assert.equal(componentName('V1DeploymentStrategy'), 'io.k8s.kubeplane.v1.DeploymentStrategy');
+  assert.equal(componentName('V2HorizontalPodAutoscaler'), 'io.k8s.kubeplane.v2.HorizontalPodAutoscaler');
+  assert.equal(componentName('EventsV1Event'), 'io.k8s.kubeplane.events.v1.Event');
+  assert.equal(componentName('CoreV1Event'), 'io.k8s.kubeplane.core.v1.Event');
+  assert.equal(componentName('V1beta1Foo'), 'io.k8s.kubeplane.v1beta1.Foo');
+  assert.equal(componentName('io.k8s.api.apps.v1.Deployment'), 'io.k8s.api.apps.v1.Deployment');
+});
