@@ -28,7 +28,7 @@
  * - ignored resources: `events` (core and events.k8s.io), as kube-controller-manager's defaults.
  *
  * Two choices of ours: an owner the graph has observed (same uid, same coordinates) is classified from
- * the graph without a GET (upstream's TODO; if it changes, its events re-queue the dependents); and
+ * the graph without a GET (upstream notes this shortcut as a possible improvement; if the owner changes, its events re-queue the dependents); and
  * every 30 s the objects deleting their dependents are re-examined, so a missed event can never leave
  * one stuck with `foregroundDeletion` (upstream issue #77081). A restart needs nothing more: informers
  * deliver objects already being deleted as adds, which start their orphaning or foreground deletion
