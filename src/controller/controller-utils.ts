@@ -7,7 +7,7 @@
  * `FilterActiveReplicaSets`, `PodKey`) and pkg/api/v1/pod/util.go (`IsPodReady`, `IsPodAvailable`).
  */
 import type { Pod, PodCondition, ReplicaSet } from '../api/index.js';
-import type { MetaObject } from '../informers/index.js';
+import type { Lister, MetaObject } from '../informers/index.js';
 import { StatusError } from '../machinery/errors/index.js';
 import { parseTime } from '../util/clock/index.js';
 
@@ -286,4 +286,20 @@ export function filterPodsByOwner(
     }
   }
   return result;
+}
+
+/**
+ * `resolveControllerRef`: the controller of `kind` that a controllerRef names, looked up by name in
+ * `lister` (the cache is keyed by name, not uid) and returned only when its uid is the ref's — an
+ * owner deleted and recreated under the same name is a different controller. Undefined otherwise.
+ */
+export function resolveControllerRef<T extends MetaObject>(
+  lister: Lister<T>,
+  kind: string,
+  namespace: string,
+  ref: { kind: string; name: string; uid: string },
+): T | undefined {
+  if (ref.kind !== kind) return undefined;
+  const owner = lister.namespace(namespace).get(ref.name);
+  return owner?.metadata?.uid === ref.uid ? owner : undefined;
 }

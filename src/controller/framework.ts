@@ -118,3 +118,28 @@ export async function runWorkers(
   };
   await Promise.all(Array.from({ length: Math.max(1, workers) }, () => worker()));
 }
+
+/** Anything whose cache can be waited for (a SharedIndexInformer). */
+export interface Syncable {
+  waitForSync(signal?: AbortSignal): Promise<boolean>;
+}
+
+/**
+ * `cache.WaitForNamedCacheSync`, then {@link runWorkers}: waits until every informer in `caches` has
+ * synced; if the wait ends without them (the signal aborted first), shuts the queue down and returns
+ * without starting workers. Every controller's `run` is this.
+ */
+export async function runWorkersWhenSynced(
+  caches: readonly Syncable[],
+  queue: RateLimitingQueue,
+  workers: number,
+  syncHandler: (key: string) => Promise<SyncResult>,
+  opts: RunWorkersOptions,
+): Promise<void> {
+  const synced = await Promise.all(caches.map((c) => c.waitForSync(opts.signal)));
+  if (!synced.every(Boolean)) {
+    queue.shutDown();
+    return;
+  }
+  await runWorkers(queue, workers, syncHandler, opts);
+}

@@ -30,11 +30,10 @@ import {
   hasStatusCause,
   isPodAvailable,
   isPodReady,
-  toError,
-} from '../controller-utils.js';
+  toError, resolveControllerRef } from '../controller-utils.js';
 import { EventRecorder, withTypeMeta } from '../events.js';
 import { ControllerExpectations } from '../expectations.js';
-import { runWorkers, stderrLogger, type Logger, type SyncResult } from '../framework.js';
+import { runWorkersWhenSynced, stderrLogger, type Logger, type SyncResult } from '../framework.js';
 import { RealPodControl, SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch, type PodControl } from '../pod-control.js';
 import { Backoff } from './backoff.js';
 import { cleanupHistory, constructHistory, rollingUpdate, type DaemonSetSyncContext } from './update.js';
@@ -170,17 +169,7 @@ export class DaemonSetsController implements DaemonSetSyncContext {
    * `signal` aborts. The informer factory must be started by the caller.
    */
   async run(workers: number = this.defaultWorkers, signal?: AbortSignal): Promise<void> {
-    const synced = await Promise.all([
-      this.informers.daemonSets().waitForSync(signal),
-      this.informers.controllerRevisions().waitForSync(signal),
-      this.informers.pods().waitForSync(signal),
-      this.informers.nodes().waitForSync(signal),
-    ]);
-    if (!synced.every(Boolean)) {
-      this.queue.shutDown();
-      return;
-    }
-    await runWorkers(this.queue, workers, (key) => this.syncHandler(key), { name: 'daemonset', logger: this.logger, signal });
+    await runWorkersWhenSynced([this.informers.daemonSets(), this.informers.controllerRevisions(), this.informers.pods(), this.informers.nodes()], this.queue, workers, (key) => this.syncHandler(key), { name: 'daemonset', logger: this.logger, signal });
   }
 
   // ---- event handlers: map an event to keys, nothing else ----
@@ -208,9 +197,7 @@ export class DaemonSetsController implements DaemonSetSyncContext {
 
   /** `resolveControllerRef`: the DaemonSet a controllerRef points at, checked by UID. */
   private resolveControllerRef(namespace: string, ref: { kind: string; name: string; uid: string }): DaemonSet | undefined {
-    if (ref.kind !== DAEMON_SET_KIND.kind) return undefined;
-    const ds = this.dsLister.namespace(namespace).get(ref.name);
-    return ds?.metadata?.uid === ref.uid ? ds : undefined;
+    return resolveControllerRef(this.dsLister, DAEMON_SET_KIND.kind, namespace, ref);
   }
 
   /** DaemonSets of the object's namespace whose selector matches its labels (`getDaemonSetsForPod/History`). */

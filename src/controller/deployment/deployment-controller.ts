@@ -15,9 +15,9 @@ import { deepCopy, getControllerOf, metaNamespaceKey, semanticDeepEqual, splitMe
 import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
 import { canAdoptByUncachedGet, claimReplicaSets } from '../controller-ref-manager.js';
-import { NAMESPACE_TERMINATING_CAUSE, POD_CONTROLLER_UID_INDEX, addPodControllerUIDIndexer, hasStatusCause } from '../controller-utils.js';
+import { NAMESPACE_TERMINATING_CAUSE, POD_CONTROLLER_UID_INDEX, addPodControllerUIDIndexer, hasStatusCause, resolveControllerRef } from '../controller-utils.js';
 import { EventRecorder } from '../events.js';
-import { runWorkers, stderrLogger, type Logger, type SyncResult } from '../framework.js';
+import { runWorkersWhenSynced, stderrLogger, type Logger, type SyncResult } from '../framework.js';
 import { rolloutRecreate } from './recreate.js';
 import { getRollbackTo, rollback } from './rollback.js';
 import { rolloutRolling } from './rolling.js';
@@ -102,16 +102,7 @@ export class DeploymentController implements DeploymentSyncContext {
    * aborts. A key failing {@link MAX_RETRIES} times in a row is dropped (until its next event).
    */
   async run(workers: number = this.defaultWorkers, signal?: AbortSignal): Promise<void> {
-    const synced = await Promise.all([
-      this.informers.deployments().waitForSync(signal),
-      this.informers.replicaSets().waitForSync(signal),
-      this.informers.pods().waitForSync(signal),
-    ]);
-    if (!synced.every(Boolean)) {
-      this.queue.shutDown();
-      return;
-    }
-    await runWorkers(this.queue, workers, (key) => this.syncHandler(key), {
+    await runWorkersWhenSynced([this.informers.deployments(), this.informers.replicaSets(), this.informers.pods()], this.queue, workers, (key) => this.syncHandler(key), {
       name: 'deployment',
       maxRetries: MAX_RETRIES,
       logger: this.logger,
@@ -135,9 +126,7 @@ export class DeploymentController implements DeploymentSyncContext {
 
   /** `resolveControllerRef`: the Deployment a controllerRef names, if its UID still matches. */
   private resolveControllerRef(namespace: string, ref: { kind: string; name: string; uid: string }): Deployment | undefined {
-    if (ref.kind !== DEPLOYMENT_KIND.kind) return undefined;
-    const d = this.dLister.namespace(namespace).get(ref.name);
-    return d?.metadata?.uid === ref.uid ? d : undefined;
+    return resolveControllerRef(this.dLister, DEPLOYMENT_KIND.kind, namespace, ref);
   }
 
   /** `getDeploymentsForReplicaSet`: Deployments whose selector matches an orphan RS (to adopt it). */

@@ -16,7 +16,7 @@ import { selectorFromSet } from '../../machinery/labels/index.js';
 import { metaNamespaceKey, semanticDeepEqual, splitMetaNamespaceKey } from '../../machinery/meta/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
-import { runWorkers, stderrLogger, type Logger } from '../framework.js';
+import { runWorkersWhenSynced, stderrLogger, type Logger } from '../framework.js';
 import { LABEL_HEADLESS, findPort, handleServicesAndPods, hasSelector, isReadyForService, shouldPodBeInEndpoints, shouldSetHostname } from './endpoint-util.js';
 
 /** Options of {@link EndpointsController}. */
@@ -113,12 +113,7 @@ export class EndpointsController {
   /** Waits for the caches, then runs `workers` workers until `signal` aborts. */
   async run(workers = DEFAULT_ENDPOINT_WORKERS, signal?: AbortSignal): Promise<void> {
     const inf = this.opts.informers;
-    const synced = await Promise.all([inf.services().waitForSync(signal), inf.pods().waitForSync(signal), inf.endpoints().waitForSync(signal)]);
-    if (!synced.every(Boolean)) {
-      this.queue.shutDown();
-      return;
-    }
-    await runWorkers(this.queue, workers, (key) => this.syncService(key), { name: 'endpoint', logger: this.logger, signal });
+    await runWorkersWhenSynced([inf.services(), inf.pods(), inf.endpoints()], this.queue, workers, (key) => this.syncService(key), { name: 'endpoint', logger: this.logger, signal });
   }
 
   /**

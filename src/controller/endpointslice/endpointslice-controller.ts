@@ -20,7 +20,7 @@ import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
 import { isPodReady } from '../controller-utils.js';
 import { LABEL_HEADLESS, findPort, handleServicesAndPods, hasSelector, shouldPodBeInEndpoints, shouldSetHostname } from '../endpoint/index.js';
-import { runWorkers, stderrLogger, type Logger } from '../framework.js';
+import { runWorkersWhenSynced, stderrLogger, type Logger } from '../framework.js';
 
 /** `discovery.LabelServiceName`. */
 export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
@@ -146,17 +146,7 @@ export class EndpointSliceController {
   /** Waits for the caches, then runs `workers` workers until `signal` aborts. */
   async run(workers = DEFAULT_ENDPOINTSLICE_WORKERS, signal?: AbortSignal): Promise<void> {
     const inf = this.opts.informers;
-    const synced = await Promise.all([
-      inf.services().waitForSync(signal),
-      inf.pods().waitForSync(signal),
-      inf.nodes().waitForSync(signal),
-      inf.endpointSlices().waitForSync(signal),
-    ]);
-    if (!synced.every(Boolean)) {
-      this.queue.shutDown();
-      return;
-    }
-    await runWorkers(this.queue, workers, (key) => this.syncService(key), { name: 'endpointslice', logger: this.logger, signal });
+    await runWorkersWhenSynced([inf.services(), inf.pods(), inf.nodes(), inf.endpointSlices()], this.queue, workers, (key) => this.syncService(key), { name: 'endpointslice', logger: this.logger, signal });
   }
 
   /**

@@ -28,11 +28,10 @@ import {
   isPodReady,
   podKey,
   specReplicas,
-  toError,
-} from '../controller-utils.js';
+  toError, resolveControllerRef } from '../controller-utils.js';
 import { EventRecorder, withTypeMeta } from '../events.js';
 import { UIDTrackingControllerExpectations } from '../expectations.js';
-import { runWorkers, stderrLogger, type Logger, type SyncResult } from '../framework.js';
+import { runWorkersWhenSynced, stderrLogger, type Logger, type SyncResult } from '../framework.js';
 import { RealPodControl, SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch, type PodControl } from '../pod-control.js';
 import { calculateStatus, getPodsToDelete, nextAvailabilityCheckMs, updateReplicaSetStatus } from './replica-set-utils.js';
 
@@ -135,15 +134,7 @@ export class ReplicaSetController {
    * queue is then shut down and drained). The informer factory must be started by the caller.
    */
   async run(workers: number = this.defaultWorkers, signal?: AbortSignal): Promise<void> {
-    const synced = await Promise.all([
-      this.informers.replicaSets().waitForSync(signal),
-      this.informers.pods().waitForSync(signal),
-    ]);
-    if (!synced.every(Boolean)) {
-      this.queue.shutDown();
-      return;
-    }
-    await runWorkers(this.queue, workers, (key) => this.syncHandler(key), { name: 'replicaset', logger: this.logger, signal });
+    await runWorkersWhenSynced([this.informers.replicaSets(), this.informers.pods()], this.queue, workers, (key) => this.syncHandler(key), { name: 'replicaset', logger: this.logger, signal });
   }
 
   // ---- event handlers: map an event to keys, nothing else ----
@@ -157,9 +148,7 @@ export class ReplicaSetController {
    * cannot look up by UID) and then checked by UID, so a recreated namespace/name is not confused.
    */
   private resolveControllerRef(namespace: string, ref: { kind: string; name: string; uid: string }): ReplicaSet | undefined {
-    if (ref.kind !== REPLICA_SET_KIND.kind) return undefined;
-    const rs = this.rsLister.namespace(namespace).get(ref.name);
-    return rs?.metadata?.uid === ref.uid ? rs : undefined;
+    return resolveControllerRef(this.rsLister, REPLICA_SET_KIND.kind, namespace, ref);
   }
 
   /** `getPodReplicaSets`: ReplicaSets of the pod's namespace whose selector matches it (orphan adoption). */

@@ -12,7 +12,7 @@ import { DeletedFinalStateUnknown, type Lister, type SharedInformerFactory } fro
 import { isAlreadyExists, isForbidden } from '../../machinery/errors/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
-import { runWorkers, stderrLogger, type Logger } from '../framework.js';
+import { runWorkersWhenSynced, stderrLogger, type Logger } from '../framework.js';
 
 /** The accounts every namespace gets (`DefaultServiceAccountsControllerOptions`). */
 export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];
@@ -54,12 +54,7 @@ export class ServiceAccountsController {
   /** Waits for the caches, then runs `workers` workers until `signal` aborts. */
   async run(workers = DEFAULT_SERVICE_ACCOUNT_WORKERS, signal?: AbortSignal): Promise<void> {
     const inf = this.opts.informers;
-    const synced = await Promise.all([inf.namespaces().waitForSync(signal), inf.serviceAccounts().waitForSync(signal)]);
-    if (!synced.every(Boolean)) {
-      this.queue.shutDown();
-      return;
-    }
-    await runWorkers(this.queue, workers, (key) => this.syncNamespace(key), { name: 'serviceaccount', logger: this.logger, signal });
+    await runWorkersWhenSynced([inf.namespaces(), inf.serviceAccounts()], this.queue, workers, (key) => this.syncNamespace(key), { name: 'serviceaccount', logger: this.logger, signal });
   }
 
   /** `syncNamespace`: creates the missing default accounts of an Active namespace. */
