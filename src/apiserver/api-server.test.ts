@@ -89,7 +89,7 @@ describe('create', () => {
     assert.equal((JSON.parse(stored.value) as KubeObject).metadata?.resourceVersion, undefined, 'resourceVersion is not stored');
   });
 
-  test('namespace mismatch is 400; existing name 409; resourceVersion set 500; invalid 422', async () => {
+  test('namespace mismatch is 400; existing name 409; resourceVersion set 400 (upstream leaks a 500, ADR 5); invalid 422', async () => {
     const t = await newTestServer();
     await rejects(
       widgets(t, { verb: 'create', namespace: 'default', body: widget('a', { metadata: { name: 'a', namespace: 'kube-system' } }) }),
@@ -101,8 +101,8 @@ describe('create', () => {
     await rejects(widgets(t, { verb: 'create', namespace: 'default', body: widget('a') }), 409, 'AlreadyExists', 'widgets.example.com "a" already exists');
     await rejects(
       widgets(t, { verb: 'create', namespace: 'default', body: widget('b', { metadata: { name: 'b', resourceVersion: '5' } }) }),
-      500,
-      '',
+      400,
+      'BadRequest',
       'resourceVersion should not be set on objects to be created',
     );
     const err = await rejects(

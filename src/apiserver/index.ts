@@ -18,7 +18,7 @@ import {
 } from '../machinery/errors/index.js';
 import type { KubeObject } from '../api/index.js';
 import { deepFreeze } from '../machinery/meta/index.js';
-import { decodeBody } from './registry/generic/decode.js';
+import { checkNestingDepth, decodeBody } from './registry/generic/decode.js';
 import { parseFieldValidation } from './registry/generic/options.js';
 import type { Backend } from '../storage/interface.js';
 import { realClock, type Clock, type Timer } from '../util/clock/index.js';
@@ -143,6 +143,7 @@ export class ApiServer {
   async handle(req: RestRequest): Promise<HandleResult> {
     if (req.verb === 'watch') throw newBadRequest('watch requests are served by watch()');
     const store = this.route(req);
+    if (req.body !== undefined) checkNestingDepth(req.body, req.verb, subresourceKind(store.strategy, req.subresource));
     const query = req.query ?? {};
     const ns = req.namespace;
     const warnings: string[] = [];
@@ -287,6 +288,11 @@ export class ApiServer {
       run.catch(() => undefined).finally(() => this.scheduleCompaction());
     });
   }
+}
+
+/** The kind a request's body is decoded as: the subresource's (Scale, Binding, Eviction) or the resource's. */
+function subresourceKind(strategy: ResourceStrategy, subresource: string | undefined): string {
+  return strategy.info.subresources.find((s) => s.name === subresource)?.kind ?? strategy.info.kind;
 }
 
 /** True for core/v1 services. */

@@ -4,7 +4,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+import { eventually, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
 
 function deployment(name: string, spec: Record<string, unknown> = {}, labels = { app: name }): string {
   return JSON.stringify({
@@ -113,6 +113,52 @@ describe('bad input gets upstream errors and stores nothing', () => {
     const raw = await kp.kubectl(['get', '--raw', '/apis/apps/v1/namespaces/default/foos']);
     assert.notEqual(raw.code, 0);
     assert.match(raw.stderr, /NotFound/);
+  });
+
+  test('replicas beyond int32 → 400 with the decoder message; nothing stored (issue 9)', async () => {
+    for (const replicas of ['2147483648', '1e20']) {
+      const r = await kp.kubectl(['apply', '-f', '-'], deployment('huge').replace('"replicas":1', `"replicas":${replicas}`));
+      assert.equal(r.code, 1);
+      assert.match(
+        r.stderr,
+        /Error from server \(BadRequest\).*Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number \d+ into Go struct field DeploymentSpec\.spec\.replicas of type int32/,
+      );
+    }
+    await assertAbsent('huge');
+  });
+
+  test('a JSON body nested 100,000 deep → 400, answered at once (issue 9)', async () => {
+    const deep = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":{"a":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}}';
+    const r = await kp.kubectl(['create', '--raw', '/api/v1/namespaces/default/configmaps', '-f', '-'], deep);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /Error from server \(BadRequest\).*the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: invalid character '\[' exceeded max depth/);
+  });
+
+  test('a pod with a null affinity term is stored as upstream decodes it and stays Pending (issue 9)', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'poison' },
+      spec: {
+        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [null] } } },
+        containers: [{ name: 'c', image: 'nginx' }],
+      },
+    };
+    await kp.kubectlOk(['create', '-f', '-'], JSON.stringify(pod));
+    const stored = await kp.kubectlJson<{ spec: { affinity: unknown } }>(['get', 'pod', 'poison']);
+    assert.deepEqual(stored.spec.affinity, { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{}] } } });
+    await eventually('FailedScheduling for the poison pod', async () => {
+      const out = await kp.kubectlOk(['get', 'events', '--field-selector', 'involvedObject.name=poison,reason=FailedScheduling', '-o', 'jsonpath={.items[*].message}']);
+      return out.includes("0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.") ? out : undefined;
+    });
+    // The scheduler, controllers and API server carry on.
+    await kp.kubectlOk(['apply', '-f', '-'], deployment('after-poison'));
+    await kp.kubectlOk(['rollout', 'status', 'deploy/after-poison', '--timeout=60s']);
+  });
+
+  test('/metrics serves the handled-error counter', async () => {
+    const metrics = await kp.kubectlOk(['get', '--raw', '/metrics']);
+    assert.match(metrics, /# TYPE kubeplane_handled_errors_total counter/);
   });
 
   test('the server is still healthy after all of it', async () => {

@@ -134,7 +134,7 @@ function pruneStruct(obj: unknown, typeName: string, path: string, removed: stri
       removed.push(fieldPath);
       continue;
     }
-    if (f.type === 'any' || !decodedIsStruct(f.type)) continue;
+    if (f.type === 'any' || !isStructType(f.type)) continue;
     const v = obj[key];
     if (f.list) {
       if (Array.isArray(v)) v.forEach((item, i) => pruneStruct(item, f.type, `${fieldPath}[${i}]`, removed));
@@ -148,110 +148,7 @@ function pruneStruct(obj: unknown, typeName: string, path: string, removed: stri
 
 const SCALARS = new Set(['string', 'int32', 'int64', 'integer', 'number', 'boolean', 'IntOrString', 'Quantity', 'Time', 'MicroTime', 'any']);
 
-function decodedIsStruct(type: string): boolean {
+/** Whether a field type names a struct (a type in the schema) rather than a scalar or `any`. */
+export function isStructType(type: string): boolean {
   return !SCALARS.has(type);
-}
-
-/**
- * The first value of `obj` whose JSON kind does not fit its declared type, reported as the API server's
- * JSON decoder (sigs.k8s.io/json, encoding/json's UnmarshalTypeError) words it:
- * `json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32` —
- * the innermost struct's name, the field path from the root (no list indices, as Go reports it) and the
- * Go type. `null` fits every field (Go decodes it as the zero value). Returns undefined when every
- * value fits. The server answers 400 BadRequest on create/update and 422 on patch with it.
- */
-export function findTypeError(obj: unknown, rootType: string): string | undefined {
-  return checkStruct(obj, rootType, '');
-}
-
-/** `V1DeploymentSpec` → `DeploymentSpec`, `CoreV1Event` → `Event` (Go type names carry no version). */
-function goStructName(typeName: string): string {
-  return typeName.replace(/^(?:[A-Z][a-z]+)?V\d+(?:(?:alpha|beta)\d+)?(?=[A-Z])/, '');
-}
-
-/** Go's spelling of a field type: `int32`, `string`, `v1.PodSpec`, `[]v1.Container`, `map[string]string`. */
-function goTypeName(f: FieldSchema): string {
-  const scalar: Record<string, string> = {
-    string: 'string',
-    int32: 'int32',
-    int64: 'int64',
-    integer: 'int64',
-    number: 'float64',
-    boolean: 'bool',
-    IntOrString: 'intstr.IntOrString',
-    Quantity: 'resource.Quantity',
-    Time: 'v1.Time',
-    MicroTime: 'v1.MicroTime',
-    any: 'interface {}',
-  };
-  const base = scalar[f.type] ?? `v1.${goStructName(f.type)}`;
-  if (f.list) return `[]${base}`;
-  if (f.map) return `map[string]${base}`;
-  return base;
-}
-
-/** encoding/json's name for the JSON value that did not fit: `string`, `number 1.5`, `bool`, `object`, `array`. */
-function jsonKind(v: unknown): string {
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return `number ${String(v)}`;
-  return Array.isArray(v) ? 'array' : 'object';
-}
-
-/** Whether a scalar JSON value fits a scalar type. */
-function scalarFits(type: string, v: unknown): boolean {
-  switch (type) {
-    case 'string':
-    case 'Time':
-    case 'MicroTime':
-      return typeof v === 'string';
-    case 'int32':
-    case 'int64':
-    case 'integer':
-      return typeof v === 'number' && Number.isInteger(v);
-    case 'number':
-      return typeof v === 'number';
-    case 'boolean':
-      return typeof v === 'boolean';
-    case 'IntOrString':
-    case 'Quantity':
-      return typeof v === 'string' || typeof v === 'number';
-    default:
-      return true;
-  }
-}
-
-function checkStruct(obj: unknown, typeName: string, path: string): string | undefined {
-  if (!isPlainObject(obj)) return undefined;
-  const t = lookupType(typeName);
-  if (!t) return undefined;
-  for (const [key, v] of Object.entries(obj)) {
-    const f = t.fields[key];
-    if (!f || v === null || v === undefined || f.type === 'any') continue;
-    const fieldPath = path ? `${path}.${key}` : key;
-    const err = (): string => `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${goStructName(typeName)}.${fieldPath} of type ${goTypeName(f)}`;
-    if (f.list || f.map) {
-      if (f.list ? !Array.isArray(v) : !isPlainObject(v)) return err();
-      const items = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
-      for (const item of items) {
-        if (item === null) continue;
-        if (decodedIsStruct(f.type)) {
-          if (!isPlainObject(item)) return `json: cannot unmarshal ${jsonKind(item)} into Go struct field ${goStructName(typeName)}.${fieldPath} of type v1.${goStructName(f.type)}`;
-          const inner = checkStruct(item, f.type, fieldPath);
-          if (inner) return inner;
-        } else if (!scalarFits(f.type, item)) {
-          return `json: cannot unmarshal ${jsonKind(item)} into Go struct field ${goStructName(typeName)}.${fieldPath} of type ${goTypeName({ type: f.type })}`;
-        }
-      }
-      continue;
-    }
-    if (decodedIsStruct(f.type)) {
-      if (!isPlainObject(v)) return err();
-      const inner = checkStruct(v, f.type, fieldPath);
-      if (inner) return inner;
-    } else if (!scalarFits(f.type, v)) {
-      return err();
-    }
-  }
-  return undefined;
 }

@@ -6,7 +6,8 @@
  */
 import type { KubeObject } from '../../../api/index.js';
 import { newBadRequest } from '../../../machinery/errors/index.js';
-import { findTypeError, pruneUnknownFields, rootTypeName } from '../../../api/schema/index.js';
+import { pruneUnknownFields, rootTypeName } from '../../../api/schema/index.js';
+import { decodeTypedObject, maxDepthError } from '../../../machinery/serializer/index.js';
 import type { ResourceInfo, ResourceStrategy } from '../strategy.js';
 import { clone } from './objects.js';
 import type { FieldValidation } from './options.js';
@@ -26,12 +27,30 @@ export function pruneUnknown(obj: unknown, group: string, version: string, kind:
 }
 
 /**
- * The decoder's complaint about the first value of the wrong JSON type, e.g. `json: cannot unmarshal
- * string into Go struct field DeploymentSpec.spec.replicas of type int32`; undefined when all fit.
+ * Decodes `obj` in place as Go's decoder would decode it into the kind's type (machinery/serializer
+ * `decodeTypedObject`: `null` semantics, integer widths, times) and returns the decoder's complaint
+ * about the first misfit, e.g. `json: cannot unmarshal string into Go struct field
+ * DeploymentSpec.spec.replicas of type int32`; undefined when all fit. Kinds without a schema pass.
  */
-export function typeErrorOf(obj: unknown, group: string, version: string, kind: string): string | undefined {
+export function decodeTyped(obj: Record<string, unknown>, group: string, version: string, kind: string): string | undefined {
   const root = rootTypeName(group, version, kind);
-  return root === undefined ? undefined : findTypeError(obj, root);
+  return root === undefined ? undefined : decodeTypedObject(obj, root);
+}
+
+/**
+ * 400 for a request body nested deeper than machinery/serializer's MAX_NESTING_DEPTH, worded as
+ * upstream's decoder reports a document beyond its limit: for objects (create, update, subresource
+ * bodies) `the object provided is unrecognized (must be of type Pod): couldn't get version/kind; json
+ * parse error: invalid character '{' exceeded max depth`; for patches and DeleteOptions the scanner's
+ * message alone. The API server checks every body with it before anything recursive touches it.
+ */
+export function checkNestingDepth(body: unknown, verb: string, kind: string): void {
+  const err = maxDepthError(body);
+  if (!err) return;
+  if (verb === 'create' || verb === 'update') {
+    throw newBadRequest(`the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${err}`);
+  }
+  throw newBadRequest(err);
 }
 
 /** The text of one unknown-field report: `unknown field "spec.foo"` (a Warning header or part of a strict error). */
@@ -46,8 +65,10 @@ export function unknownFieldMessage(path: string): string {
  *   `transformDecodeError` around runtime.NewStrictDecodingError);
  * - Warn: each becomes a warning `unknown field "spec.foo"` (`addStrictDecodingWarnings`);
  * - Ignore: silently dropped.
- * - A value of the wrong JSON type → 400 `… cannot be handled as a Deployment: json: cannot unmarshal
- *   string into Go struct field DeploymentSpec.spec.replicas of type int32`.
+ * - A value of the wrong JSON type or out of its integer's range, or a malformed time → 400 `… cannot
+ *   be handled as a Deployment: json: cannot unmarshal string into Go struct field
+ *   DeploymentSpec.spec.replicas of type int32`; `null`s decode as Go decodes them (see
+ *   {@link decodeTyped}).
  * @throws StatusError 400 for a body that is not an object or names another apiVersion/kind
  */
 export function decodeBody(
@@ -63,6 +84,9 @@ export function decodeBody(
     throw newBadRequest(`the object provided is unrecognized (must be of type ${kind})`);
   }
   const obj = clone(body as KubeObject);
+  // apiVersion and kind `null` mean unset, as when the decoder reads the type meta.
+  if (obj.apiVersion === null) delete obj.apiVersion;
+  if (obj.kind === null) delete obj.kind;
   if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== apiVersion) {
     throw newBadRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersion})`);
   }
@@ -70,7 +94,7 @@ export function decodeBody(
     throw newBadRequest(`${obj.kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: the object provided is unrecognized (must be of type ${kind})`);
   }
   // Values of the wrong type fail decoding before strictness is considered, as in upstream's decoder.
-  const typeError = typeErrorOf(obj, info.group, version, kind);
+  const typeError = decodeTyped(obj, info.group, version, kind);
   if (typeError) throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${typeError}`);
   const unknown = pruneUnknown(obj, info.group, version, kind);
   if (unknown.length > 0) {

@@ -5,6 +5,8 @@
  * 422 Invalid on the options kind (`ListOptions.meta.k8s.io "" is invalid: …`), unparsable numbers 400.
  */
 import { field, newBadRequest, newInvalid, type FieldError } from '../../../machinery/errors/index.js';
+import { deepCopy } from '../../../machinery/meta/index.js';
+import { decodeTypedObject } from '../../../machinery/serializer/index.js';
 
 type Query = Record<string, string>;
 
@@ -129,13 +131,18 @@ export interface DeleteOptions {
  * DeleteOptions from the body (kubectl always sends one) merged with the query parameters
  * `gracePeriodSeconds`, `propagationPolicy`, `orphanDependents` and `dryRun` (query wins, as upstream's
  * handler decodes the query into the body's options).
- * @throws StatusError 400 for a non-object body, 422 for an unknown propagationPolicy or both policies set
+ * @throws StatusError 400 for a non-object body or a value of the wrong type, 422 for an unknown
+ *   propagationPolicy or both policies set
  */
 export function parseDeleteOptions(body: unknown, query: Query): DeleteOptions {
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
     throw newBadRequest('the body of the request must be a DeleteOptions object');
   }
-  const b = (body ?? {}) as {
+  const decoded = deepCopy((body ?? {}) as Record<string, unknown>);
+  // A value of the wrong type fails decoding; upstream leaks that error as a 500 (ADR 5).
+  const typeError = decodeTypedObject(decoded, 'V1DeleteOptions');
+  if (typeError) throw newBadRequest(typeError);
+  const b = decoded as {
     gracePeriodSeconds?: unknown;
     propagationPolicy?: unknown;
     orphanDependents?: unknown;

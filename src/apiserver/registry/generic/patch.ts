@@ -6,14 +6,14 @@
  *   rejected our request due to an error in our request` (`NewGenericServerResponse(422, …)`);
  * - merge patch: a body that is not a JSON object → 400;
  * - strategic merge patch: malformed directives → 400, lists of lists → 422
- *   (`interpretStrategicMergePatchError`), other failures 500 (passed through unclassified);
+ *   (`interpretStrategicMergePatchError`); other failures, which upstream passes through
+ *   unclassified as 500s, are the patch's fault and answered 400 with the same message (ADR 5);
  *   kinds without a schema → 415 as upstream answers for custom resources;
  * - server-side apply (`application/apply-patch+yaml`) and anything else → 415.
  */
 import type { KubeObject } from '../../../api/index.js';
 import type { PatchType } from '../../../client/transport.js';
 import { StatusError, newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../../../machinery/errors/index.js';
-import { unknownError } from './errors.js';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../../machinery/patch/index.js';
 
 /** The patch types served (server-side apply is not). */
@@ -42,17 +42,16 @@ function unprocessable(): StatusError {
 
 /**
  * Runs a patch function, turning its PatchError into upstream's status: 400 BadRequest with the
- * message, 422 with the generic message (upstream drops the detail), or 500 with reason "" for
- * strategic-merge errors upstream passes through unclassified.
+ * message (also for the strategic-merge errors upstream leaks as 500s, ADR 5), or 422 with the
+ * generic message (upstream drops the detail).
  */
 function withPatchErrors<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
     if (!(err instanceof PatchError)) throw err;
-    if (err.code === 400) throw newBadRequest(err.message);
     if (err.code === 422) throw unprocessable();
-    throw unknownError(500, err.message);
+    throw newBadRequest(err.message);
   }
 }
 

@@ -41,7 +41,8 @@ import type { CacheFeed } from '../../watchcache/cache-feed.js';
 import { decodeObject, type WatchCache } from '../../watchcache/watch-cache.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { decodeContinue, encodeContinue } from './continue.js';
-import { apiVersionOf, decodeBody, pruneUnknown, typeErrorOf, unknownFieldMessage } from './decode.js';
+import { apiVersionOf, decodeBody, decodeTyped, pruneUnknown, unknownFieldMessage } from './decode.js';
+import { maxDepthError } from '../../../machinery/serializer/index.js';
 import { beforeDelete, gcFinalizers, markAsDeleting } from './deletion.js';
 import { clone, encodeForStorage, equalIgnoringResourceVersion, metaOf } from './objects.js';
 import {
@@ -54,7 +55,6 @@ import {
   type FieldValidation,
 } from './options.js';
 import { applyPatch, checkPatchType } from './patch.js';
-import { unknownError } from './errors.js';
 import { newPredicate, type SelectionPredicate } from './predicate.js';
 import { rootTypeName } from '../../../api/schema/index.js';
 
@@ -474,8 +474,9 @@ export class Store {
   private async createChecked(namespace: string | undefined, obj: KubeObject, dryRun: boolean, generated: boolean): Promise<KubeObject> {
     const meta = metaOf(obj);
     this.beforeCreate(obj, namespace);
-    // storage.ErrResourceVersionSetOnCreate is not a Status: upstream answers 500 with reason "".
-    if (meta.resourceVersion) throw unknownError(500, 'resourceVersion should not be set on objects to be created');
+    // storage.ErrResourceVersionSetOnCreate is not a Status, so upstream leaks it as a 500; a client
+    // mistake is a 400 here (ADR 5).
+    if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
     const name = meta.name as string;
     const key = this.keyFor(meta.namespace, name);
     if (dryRun) {
@@ -590,8 +591,11 @@ export class Store {
       throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(result), `cannot restore struct from: ${Array.isArray(result) ? 'slice' : typeof result}`)]);
     }
     const obj = result as KubeObject;
+    // Nesting a deep patch under a deep object can exceed the limit: the result is not decodable.
+    const depthError = maxDepthError(obj);
+    if (depthError) throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', '', depthError)]);
     // A patch that leaves a value of the wrong type fails decoding: 422 on field `patch` (patch.go).
-    const typeError = typeErrorOf(obj, info.group, info.version, info.kind);
+    const typeError = decodeTyped(obj, info.group, info.version, info.kind);
     if (typeError) throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(obj), typeError)]);
     const unknown = pruneUnknown(obj, info.group, info.version, info.kind);
     if (unknown.length > 0 && validation === 'Strict') {

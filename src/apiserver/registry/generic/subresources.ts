@@ -13,7 +13,6 @@ import { formatTime, type Clock } from '../../../util/clock/index.js';
 import { decodeBody } from './decode.js';
 import { clone, metaOf } from './objects.js';
 import { parseDryRun, parseFieldValidation } from './options.js';
-import { unknownError } from './errors.js';
 import type { Store } from './store.js';
 
 type Query = Record<string, string>;
@@ -117,12 +116,12 @@ export async function bindPod(store: Store, clock: Clock, namespace: string | un
   if (meta.namespace && meta.namespace !== namespace) {
     throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  // ValidatePodBinding errors reach the client as a plain aggregate error (500, reason ""), as upstream.
+  // ValidatePodBinding errors are a plain aggregate error, which upstream leaks as a 500; 400 here (ADR 5).
   const errs: FieldError[] = [];
   const kind = binding.target?.kind ?? '';
   if (kind !== '' && kind !== 'Node') errs.push(field.notSupported('target.kind', kind, ['Node', '<empty>']));
   if (!binding.target?.name) errs.push(field.required('target.name'));
-  if (errs.length > 0) throw unknownError(500, errs.length === 1 ? fieldErrorString(errs[0] as FieldError) : `[${errs.map(fieldErrorString).join(', ')}]`);
+  if (errs.length > 0) throw newBadRequest(errs.length === 1 ? fieldErrorString(errs[0] as FieldError) : `[${errs.map(fieldErrorString).join(', ')}]`);
   const node = binding.target?.name as string;
   const bindingGR = { group: '', resource: 'pods/binding' };
   const preconditions = { ...(meta.uid ? { uid: meta.uid } : {}), ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}) };

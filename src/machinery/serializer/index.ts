@@ -1,0 +1,214 @@
+/**
+ * What the API server's JSON decoder does to a typed object, so that what kubeplane stores is what
+ * upstream's typed decoding would have produced (k8s.io/apimachinery/pkg/runtime/serializer/json,
+ * which decodes with sigs.k8s.io/json, a case-sensitive fork of Go's encoding/json):
+ *
+ * - **Types.** A value whose JSON kind does not fit its field fails with encoding/json's
+ *   `UnmarshalTypeError` text: `json: cannot unmarshal string into Go struct field
+ *   DeploymentSpec.spec.replicas of type int32`. Integers must fit their Go width: `2147483648` or
+ *   `1e20` in an int32 field fail the same way (`number 2147483648`), as strconv.ParseInt's range
+ *   error does. `metav1.Time` and `MicroTime` strings must parse as RFC 3339 (see machinery/time).
+ * - **null.** Go decodes `null` into a pointer, slice or map as nil and leaves any other value at
+ *   its zero value. So a `null` field is dropped (it is omitted when encoded again), and a `null`
+ *   element of a list or value of a map becomes the element type's zero value: `{}` for a struct,
+ *   `""`, `0`, `false`; e.g. `nodeSelectorTerms: [null]` decodes as `[{}]` (an empty term, which
+ *   matches no node) and `labels: {a: null}` as `{a: ""}`. Nothing downstream ever sees a `null`
+ *   inside a typed object.
+ * - **Depth.** encoding/json refuses documents nested deeper than 10,000 levels (`exceeded max
+ *   depth`). kubeplane's limit is {@link MAX_NESTING_DEPTH}: V8's JSON.stringify and structuredClone
+ *   recurse on the machine stack and overflow at about 3,300–4,100 levels, and a patch can nest a
+ *   patch's depth under a stored object's, so objects must stay well under half of that.
+ */
+import { isStructType, lookupType, type FieldSchema } from '../../api/schema/index.js';
+import { goTimeParseError, RFC3339, RFC3339_MICRO } from '../time/index.js';
+
+/** The deepest nesting of objects and arrays a request body or a stored object may have. */
+export const MAX_NESTING_DEPTH = 1000;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * encoding/json's scanner error for a document nested deeper than `max` (objects and arrays count
+ * one level each): `invalid character '{' exceeded max depth` (`[` when the level that is one too
+ * many is an array); undefined when `value` is within the limit. Iterative, so any depth is safe.
+ */
+export function maxDepthError(value: unknown, max = MAX_NESTING_DEPTH): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, depth] = top;
+    if (depth > max) return `invalid character '${Array.isArray(v) ? '[' : '{'}' exceeded max depth`;
+    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+    for (const c of children) if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
+  }
+  return undefined;
+}
+
+/** `V1DeploymentSpec` → `DeploymentSpec`, `CoreV1Event` → `Event` (Go type names carry no version). */
+function goStructName(typeName: string): string {
+  return typeName.replace(/^(?:[A-Z][a-z]+)?V\d+(?:(?:alpha|beta)\d+)?(?=[A-Z])/, '');
+}
+
+const GO_SCALARS: Record<string, string> = {
+  string: 'string',
+  int32: 'int32',
+  int64: 'int64',
+  integer: 'int64',
+  number: 'float64',
+  boolean: 'bool',
+  IntOrString: 'intstr.IntOrString',
+  Quantity: 'resource.Quantity',
+  Time: 'v1.Time',
+  MicroTime: 'v1.MicroTime',
+  any: 'interface {}',
+};
+
+/** Go's spelling of a field type: `int32`, `string`, `v1.PodSpec`, `[]v1.Container`, `map[string]string`. */
+function goTypeName(f: Pick<FieldSchema, 'type' | 'list' | 'map'>): string {
+  const base = GO_SCALARS[f.type] ?? `v1.${goStructName(f.type)}`;
+  if (f.list) return `[]${base}`;
+  if (f.map) return `map[string]${base}`;
+  return base;
+}
+
+/** encoding/json's name for the JSON value that did not fit: `string`, `number 1.5`, `bool`, `object`, `array`. */
+function jsonKind(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return `number ${String(v)}`;
+  return Array.isArray(v) ? 'array' : 'object';
+}
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+/** 2^63: the nearest double to int64's bounds (JSON.parse has already rounded the literal). */
+const INT64_LIMIT = 2 ** 63;
+
+/** Whether a scalar JSON value fits a scalar type, integers within their Go width. */
+function scalarFits(type: string, v: unknown): boolean {
+  switch (type) {
+    case 'string':
+    case 'Time':
+    case 'MicroTime':
+      return typeof v === 'string';
+    case 'int32':
+      return typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
+    case 'int64':
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v) && v >= -INT64_LIMIT && v < INT64_LIMIT;
+    case 'number':
+      return typeof v === 'number';
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'IntOrString':
+      // intstr.IntOrString decodes a number into an int32.
+      return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX);
+    case 'Quantity':
+      return typeof v === 'string' || typeof v === 'number';
+    default:
+      return true;
+  }
+}
+
+/** The error a well-typed scalar can still have: a Time or MicroTime that does not parse. */
+function scalarValueError(type: string, v: unknown): string | undefined {
+  if (type === 'Time') return goTimeParseError(v as string, RFC3339);
+  if (type === 'MicroTime') return goTimeParseError(v as string, RFC3339_MICRO);
+  return undefined;
+}
+
+/**
+ * The Go zero value a `null` list element or map value decodes to; undefined for types whose zero
+ * value encodes as `null` (Time, free-form), which are left as they are.
+ */
+function zeroValue(type: string): unknown {
+  switch (type) {
+    case 'string':
+      return '';
+    case 'int32':
+    case 'int64':
+    case 'integer':
+    case 'number':
+    case 'IntOrString':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'Quantity':
+      return '0';
+    case 'Time':
+    case 'MicroTime':
+    case 'any':
+      return undefined;
+    default:
+      return {};
+  }
+}
+
+/**
+ * Decodes `obj` in place as Go would decode it into `rootType` (see the module doc): checks every
+ * value against its declared type, applies Go's `null` semantics, and returns the first error as
+ * the decoder words it, or undefined. Fields the type does not declare and free-form (`any`) values
+ * are left alone (unknown fields are pruning's business). `obj` must be a private, unfrozen copy
+ * within {@link MAX_NESTING_DEPTH}; an unknown `rootType` checks nothing.
+ */
+export function decodeTypedObject(obj: Record<string, unknown>, rootType: string): string | undefined {
+  return decodeStruct(obj, rootType, '');
+}
+
+function decodeStruct(obj: Record<string, unknown>, typeName: string, path: string): string | undefined {
+  const t = lookupType(typeName);
+  if (!t) return undefined;
+  for (const key of Object.keys(obj)) {
+    const f = t.fields[key];
+    const v = obj[key];
+    if (!f || v === undefined) continue;
+    if (v === null) {
+      delete obj[key];
+      continue;
+    }
+    if (f.type === 'any') continue;
+    const fieldPath = path ? `${path}.${key}` : key;
+    const misfit = (value: unknown, goType: string): string =>
+      `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${goStructName(typeName)}.${fieldPath} of type ${goType}`;
+    if (f.list || f.map) {
+      if (f.list ? !Array.isArray(v) : !isPlainObject(v)) return misfit(v, goTypeName(f));
+      const err = decodeMembers(v as unknown[] | Record<string, unknown>, f.type, fieldPath, misfit);
+      if (err) return err;
+      continue;
+    }
+    const err = decodeValue(v, f.type, fieldPath, misfit);
+    if (err) return err;
+  }
+  return undefined;
+}
+
+type Misfit = (value: unknown, goType: string) => string;
+
+/** One non-null value of `type`. */
+function decodeValue(v: unknown, type: string, path: string, misfit: Misfit): string | undefined {
+  if (isStructType(type)) {
+    if (!isPlainObject(v)) return misfit(v, goTypeName({ type }));
+    return decodeStruct(v, type, path);
+  }
+  if (!scalarFits(type, v)) return misfit(v, goTypeName({ type }));
+  return scalarValueError(type, v);
+}
+
+/** The elements of a list or the values of a map, each of `type`; `null` members become zero values. */
+function decodeMembers(members: unknown[] | Record<string, unknown>, type: string, path: string, misfit: Misfit): string | undefined {
+  if (type === 'any') return undefined;
+  const container = members as Record<string, unknown>;
+  for (const k of Object.keys(container)) {
+    const v = container[k];
+    if (v === null) {
+      const zero = zeroValue(type);
+      if (zero !== undefined) container[k] = zero;
+      continue;
+    }
+    const err = decodeValue(v, type, path, misfit);
+    if (err) return err;
+  }
+  return undefined;
+}
