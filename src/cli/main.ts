@@ -5,6 +5,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger } from './logger.js';
+import { handleError, setFallbackErrorLogger } from '../util/runtime/index.js';
 import { startCluster } from './cluster.js';
 import { addNode, clientFromKubeconfig, newNodeObject, removeNode } from './nodes.js';
 
@@ -57,6 +58,10 @@ program
         '',
       ].join('\n'),
     );
+    // The last line of defence: a bug anywhere is logged and counted, never the end of the process.
+    setFallbackErrorLogger(logger);
+    process.on('uncaughtException', (err) => handleError(err, { component: 'process', logger, msg: 'Uncaught exception; kubeplane keeps running' }));
+    process.on('unhandledRejection', (err) => handleError(err, { component: 'process', logger, msg: 'Unhandled promise rejection; kubeplane keeps running' }));
     let stopping = false;
     const stop = (sig: string): void => {
       if (stopping) process.exit(1);

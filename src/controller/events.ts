@@ -20,6 +20,7 @@ import type { MetaObject } from '../informers/index.js';
 import type { Clientset } from '../client/index.js';
 import { StatusError, errorMessage, isNotFound } from '../machinery/errors/index.js';
 import { formatTime, type Clock } from '../util/clock/index.js';
+import { handleError } from '../util/runtime/index.js';
 import { stderrLogger, type Logger } from './framework.js';
 
 /** `Normal` or `Warning` (v1.EventTypeNormal / EventTypeWarning). */
@@ -302,7 +303,12 @@ export class EventRecorder {
   private async drain(): Promise<void> {
     this.draining = true;
     for (let next = this.queue.shift(); next; next = this.queue.shift()) {
-      await this.recordToSink(next);
+      try {
+        await this.recordToSink(next);
+      } catch (err) {
+        // A bug writing one event must not stop every later one (draining would stay true forever).
+        handleError(err, { component: this.component, logger: this.logger, msg: 'Could not record an event', event: next.event.metadata.name });
+      }
     }
     this.draining = false;
     if (this.dropped > 0) {

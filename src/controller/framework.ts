@@ -14,10 +14,12 @@
  * | threw, fewer than maxRetries retries | `addRateLimited(key)` + error log             |
  * | threw, maxRetries retries done       | `forget(key)` + "dropping … out of the queue" |
  *
- * and always `done(key)` afterwards. Controllers never call `forget` themselves.
+ * and always `done(key)` afterwards. Controllers never call `forget` themselves. Every error goes
+ * through util/runtime's `handleError`: logged with the key, counted in
+ * `kubeplane_handled_errors_total{component=<name>}`; a throwing sync never stops the workers.
  */
 import type { RateLimitingQueue } from '../workqueue/index.js';
-import { errorMessage } from '../machinery/errors/index.js';
+import { handleError } from '../util/runtime/index.js';
 
 /** What a sync handler may ask for: `{requeueAfter: ms}` to be synced again after that delay. */
 // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- lets handlers that never requeue simply not return
@@ -80,16 +82,19 @@ export async function processNextWorkItem(
     queue.forget(key);
     if (result && result.requeueAfter !== undefined) queue.addAfter(key, result.requeueAfter);
   } catch (err) {
+    // Every failure is logged with the key and counted (utilruntime.HandleError); only the queue call differs.
+    let msg: string;
     if (err instanceof TerminalError) {
       queue.forget(key);
-      logger.error({ controller: opts.name, key, err: errorMessage(err) }, 'Terminal error syncing, not retrying');
+      msg = 'Terminal error syncing, not retrying';
     } else if (opts.maxRetries !== undefined && queue.numRequeues(key) >= opts.maxRetries) {
       queue.forget(key);
-      logger.error({ controller: opts.name, key, err: errorMessage(err) }, 'Dropping key out of the queue');
+      msg = 'Dropping key out of the queue';
     } else {
       queue.addRateLimited(key);
-      logger.error({ controller: opts.name, key, err: errorMessage(err) }, 'Error syncing, requeuing');
+      msg = 'Error syncing, requeuing';
     }
+    handleError(err, { component: opts.name, logger, msg, controller: opts.name, key });
   } finally {
     queue.done(key);
   }

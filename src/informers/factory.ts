@@ -46,6 +46,7 @@ export class SharedInformerFactory {
       informer = new SharedIndexInformer<MetaObject>(lw, {
         clock: this.opts.clock,
         rand: this.opts.rand,
+        name: desc.resource,
         onError: onError && ((err) => onError(desc.resource, err)),
       });
       this.informers.set(id, informer);

@@ -9,6 +9,7 @@ import { FakeTransport } from '../client/fake/index.js';
 import { DeletedFinalStateUnknown } from './indexer.js';
 import { SharedIndexInformer, type ResourceEventHandler } from './shared-informer.js';
 import { SharedInformerFactory } from './factory.js';
+import { handledErrorsTotal } from '../util/runtime/index.js';
 
 /** No jitter: watch timeouts are exactly 300 s and backoffs exactly 800 ms, 1.6 s, … */
 const noJitter: Rand = { float: () => 0, int: () => 0, uuid: () => '00000000-0000-4000-8000-000000000000' };
@@ -221,6 +222,28 @@ describe('SharedIndexInformer + Reflector', () => {
     await informer.waitForSync();
     assert.deepEqual(seen, ['a']);
     assert.equal((thrown[0] as Error).message, 'bug');
+    informer.stop();
+  });
+
+  test('by default a throwing handler is logged and counted, never an uncaught exception', async () => {
+    const clock = new FakeClock(0);
+    const fake = new FakeTransport({ clock, objects: [pod('a')] });
+    const informer = new SharedIndexInformer<Pod>(newClientset(fake).core.pods(), { clock, rand: noJitter, name: 'pods' });
+    const count = async (): Promise<number> => (await handledErrorsTotal.get()).values.find((v) => v.labels.component === 'informer')?.value ?? 0;
+    const before = await count();
+    const seen: string[] = [];
+    informer.addEventHandler({
+      add: (p) => {
+        if (p.metadata?.name === 'a') throw new TypeError('bad object');
+      },
+    });
+    informer.addEventHandler({ add: (p) => seen.push(p.metadata?.name ?? '') });
+    informer.run();
+    await informer.waitForSync();
+    await newClientset(fake).core.pods('ns').create(pod('b'));
+    await flushAsync();
+    assert.deepEqual(seen, ['a', 'b']);
+    assert.equal((await count()) - before, 1);
     informer.stop();
   });
 });

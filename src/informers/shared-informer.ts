@@ -13,11 +13,12 @@
  *   carrying the last known state. Relisted objects whose resourceVersion is unchanged are not reported
  *   (upstream reports them as updates with equal resourceVersions, which every controller ignores).
  * - There is no periodic resync: controllers are level-triggered and requeue by themselves.
- * - A handler that throws does not stop delivery to the others; the error goes to `onHandlerError`,
- *   by default rethrown asynchronously (an uncaught exception, like upstream's crash on a handler
- *   panic), since it is a bug.
+ * - A handler that throws does not stop delivery to the others or the informer; the error goes to
+ *   `onHandlerError`, by default util/runtime's `handleError` (logged with the object's key, counted
+ *   under component `informer`): one bad object must not take the process down.
  */
 import type { Clock } from '../util/clock/index.js';
+import { handleError } from '../util/runtime/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { deepFreeze, metaNamespaceKey } from '../machinery/meta/index.js';
 import { DeletedFinalStateUnknown, newIndexer, type IndexFunc, type Indexer, type MetaObject } from './indexer.js';
@@ -40,14 +41,10 @@ export interface SharedIndexInformerOptions {
   pageSize?: number;
   /** Receives list/watch failures, from which the informer recovers by itself. */
   onError?: (err: unknown) => void;
-  /** Receives exceptions thrown by handlers. Default: rethrow on a microtask (uncaught). */
-  onHandlerError?: (err: unknown) => void;
-}
-
-function rethrowAsync(err: unknown): void {
-  queueMicrotask(() => {
-    throw err;
-  });
+  /** Receives exceptions thrown by handlers, with the key of the object. Default: util/runtime `handleError`. */
+  onHandlerError?: (err: unknown, key: string) => void;
+  /** The resource, for log lines (e.g. `pods`). */
+  name?: string;
 }
 
 /** A cache of one resource kept by list-and-watch, with handlers. */
@@ -60,7 +57,7 @@ export class SharedIndexInformer<T extends MetaObject> {
   private started = false;
   private synced = false;
   private syncWaiters: (() => void)[] = [];
-  private readonly onHandlerError: (err: unknown) => void;
+  private readonly onHandlerError: (err: unknown, key: string) => void;
 
   constructor(listerWatcher: ListerWatcher<T>, opts: SharedIndexInformerOptions) {
     const store: ReflectorStore<T> = {
@@ -78,12 +75,13 @@ export class SharedIndexInformer<T extends MetaObject> {
       onError: opts.onError,
     });
     this.cachedLister = newLister(this.indexer);
-    this.onHandlerError = opts.onHandlerError ?? rethrowAsync;
+    const resource = opts.name ?? '';
+    this.onHandlerError = opts.onHandlerError ?? ((err, key) => handleError(err, { component: 'informer', msg: 'Event handler failed', resource, key }));
   }
 
   /** Registers `handler`; if the informer has started, it first gets an `add` for every cached object. */
   addEventHandler(handler: ResourceEventHandler<T>): void {
-    if (this.started) for (const obj of this.indexer.list()) this.call(() => handler.add?.(obj));
+    if (this.started) for (const obj of this.indexer.list()) this.call(obj, () => handler.add?.(obj));
     this.handlers = [...this.handlers, handler];
   }
 
@@ -148,7 +146,7 @@ export class SharedIndexInformer<T extends MetaObject> {
     for (const key of vanished) {
       const old = this.indexer.getByKey(key) as T;
       this.indexer.delete(old);
-      this.dispatch((h) => h.delete?.(new DeletedFinalStateUnknown(key, old)));
+      this.dispatch(old, (h) => h.delete?.(new DeletedFinalStateUnknown(key, old)));
     }
     if (!this.synced) {
       this.synced = true;
@@ -159,26 +157,27 @@ export class SharedIndexInformer<T extends MetaObject> {
   private addOrUpdate(obj: T): void {
     const old = this.indexer.get(obj);
     this.indexer.add(obj);
-    if (old === undefined) this.dispatch((h) => h.add?.(obj));
-    else this.dispatch((h) => h.update?.(old, obj));
+    if (old === undefined) this.dispatch(obj, (h) => h.add?.(obj));
+    else this.dispatch(obj, (h) => h.update?.(old, obj));
   }
 
   private remove(obj: T): void {
     if (this.indexer.get(obj) === undefined) return;
     this.indexer.delete(obj);
     if (!Object.isFrozen(obj)) deepFreeze(obj);
-    this.dispatch((h) => h.delete?.(obj));
+    this.dispatch(obj, (h) => h.delete?.(obj));
   }
 
-  private dispatch(fn: (h: ResourceEventHandler<T>) => void): void {
-    for (const h of this.handlers) this.call(() => fn(h));
+  /** Calls every handler about `obj`. */
+  private dispatch(obj: T, fn: (h: ResourceEventHandler<T>) => void): void {
+    for (const h of this.handlers) this.call(obj, () => fn(h));
   }
 
-  private call(fn: () => void): void {
+  private call(obj: T, fn: () => void): void {
     try {
       fn();
     } catch (err) {
-      this.onHandlerError(err);
+      this.onHandlerError(err, metaNamespaceKey(obj));
     }
   }
 }

@@ -8,13 +8,20 @@ import { FakeClock, flushAsync } from '../util/clock/index.js';
 import { SeededRand } from '../util/random/index.js';
 import { Scheduler } from './scheduler.js';
 import { makeNode, makePod } from './testing/fixtures.js';
+import { defaultFilterPlugins, type FilterPlugin } from './plugins/index.js';
+import { handledErrorsTotal } from '../util/runtime/index.js';
 
-function setup(objects: Array<Pod | Node>) {
+/** `kubeplane_handled_errors_total{component}` now. */
+async function handledErrors(component: string): Promise<number> {
+  return (await handledErrorsTotal.get()).values.find((v) => v.labels.component === component)?.value ?? 0;
+}
+
+function setup(objects: Array<Pod | Node>, filterPlugins?: readonly FilterPlugin[]) {
   const clock = new FakeClock();
   const transport = new FakeTransport({ clock, objects });
   const client = newClientset(transport);
   const informers = new SharedInformerFactory(client, { clock, rand: new SeededRand(3) });
-  const scheduler = new Scheduler({ client, informers, clock, rand: new SeededRand(5) });
+  const scheduler = new Scheduler({ client, informers, clock, rand: new SeededRand(5), ...(filterPlugins ? { filterPlugins } : {}) });
   const ac = new AbortController();
   const done = scheduler.run(ac.signal);
   const pods = async () => (await client.core.pods().list()).items;
@@ -98,6 +105,37 @@ describe('Scheduler against FakeTransport', () => {
     const s = setup([makeNode('n1', { cpu: '1' }), makeNode('n2', { cpu: '1' }), bound, makePod('p', { requests: { cpu: '500m' } })]);
     await s.settle(async () => !!(await s.client.core.pods('default').get('p')).spec?.nodeName);
     assert.equal((await s.client.core.pods('default').get('p')).spec?.nodeName, 'n2');
+    await s.stop();
+  });
+
+  test('a scheduling cycle that throws is logged, counted and retried with backoff; other pods are scheduled', async () => {
+    // A plugin bug that only one pod triggers, like the null affinity term that used to crash the process.
+    const throwing: FilterPlugin = {
+      name: 'Buggy',
+      filter(pod) {
+        if (pod.pod.metadata?.name === 'poison') throw new TypeError("Cannot read properties of null (reading 'matchFields')");
+        return undefined;
+      },
+    };
+    const before = await handledErrors('scheduler');
+    const s = setup([makeNode('n1'), makePod('poison'), makePod('good')], [throwing, ...defaultFilterPlugins]);
+    await s.settle(async () => !!(await s.client.core.pods('default').get('good')).spec?.nodeName);
+    await s.settle(async () => {
+      const cond = (await s.client.core.pods('default').get('poison')).status?.conditions?.find((c) => c.type === 'PodScheduled');
+      return cond?.status === 'False' && cond.reason === 'SchedulerError';
+    });
+    const ev = (await s.events()).find((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === 'poison');
+    assert.equal(ev?.message, "Cannot read properties of null (reading 'matchFields')");
+    const first = await handledErrors('scheduler');
+    assert.ok(first > before);
+    // Backoff (1 s, then 2 s …): the pod is tried again, and still fails, without stopping the scheduler.
+    await s.clock.stepAsync(1_000);
+    await flushAsync();
+    await s.clock.stepAsync(2_000);
+    await flushAsync();
+    assert.ok((await handledErrors('scheduler')) > first, 'retried after the backoff');
+    await s.client.core.pods('default').create(makePod('later'));
+    await s.settle(async () => !!(await s.client.core.pods('default').get('later')).spec?.nodeName);
     await s.stop();
   });
 });

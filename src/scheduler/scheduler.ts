@@ -19,6 +19,7 @@ import { DeletedFinalStateUnknown, type SharedInformerFactory } from '../informe
 import { errorMessage, isConflict, isNotFound } from '../machinery/errors/index.js';
 import { formatTime, type Clock } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
+import { handleCrash, handleError } from '../util/runtime/index.js';
 import { SchedulerCache } from './cache.js';
 import type { PodInfo } from './node-info.js';
 import { defaultFilterPlugins, defaultScorePlugins, unresolvable, type FilterPlugin, type ScorePlugin } from './plugins/index.js';
@@ -70,6 +71,9 @@ function nodeSchedulingPropertiesChanged(oldNode: Node, newNode: Node): boolean 
     !same(oldNode.spec?.taints, newNode.spec?.taints)
   );
 }
+
+/** `namespace/name` of a pod, for log lines. */
+const podKey = (pod: Pod): string => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 
 /** The pod as an event's involved object (informer objects may lack kind). */
 const podRef = (pod: Pod): KubeObject => withTypeMeta(pod as KubeObject, 'v1', 'Pod');
@@ -126,7 +130,12 @@ export class Scheduler {
     for (;;) {
       const q = await this.queue.pop();
       if (!q) break;
-      await this.scheduleOne(q);
+      const cycle = this.queue.cycle;
+      try {
+        await this.scheduleOne(q);
+      } catch (err) {
+        this.schedulingCycleFailed(q, cycle, err);
+      }
       if (++cycles % CYCLES_PER_YIELD === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await Promise.all(this.binds);
@@ -217,8 +226,29 @@ export class Scheduler {
     this.cache.assumePod(podInfo, host.name);
     this.queue.done(podInfo.uid);
     while (this.binds.size >= this.bindParallelism) await Promise.race(this.binds);
-    const p = this.bind(q, cycle, host.name).finally(() => this.binds.delete(p));
+    const p = this.bind(q, cycle, host.name)
+      .catch((err: unknown) => handleError(err, { component: 'scheduler', msg: 'Binding cycle failed', pod: podKey(podInfo.pod) }))
+      .finally(() => this.binds.delete(p));
     this.binds.add(p);
+  }
+
+  /**
+   * A scheduling cycle that threw — a bug, or a pod the plugins cannot handle — must not stop the
+   * scheduler: the error is logged and counted, and the pod backs off and is retried with a
+   * FailedScheduling event and PodScheduled=False/SchedulerError, as upstream's
+   * `handleSchedulingFailure` treats a framework error (schedule_one.go).
+   */
+  private schedulingCycleFailed(q: QueuedPodInfo, cycle: number, err: unknown): void {
+    const pod = q.podInfo.pod;
+    handleError(err, { component: 'scheduler', msg: 'Error scheduling pod; retrying', pod: podKey(pod) });
+    handleCrash(
+      () => {
+        this.cache.forgetPod(q.podInfo.uid);
+        this.queue.addUnschedulableIfNotPresent(q, cycle, false);
+        this.reportFailure(q.podInfo, 'SchedulerError', errorMessage(err));
+      },
+      { component: 'scheduler', msg: 'Could not requeue a pod after a failed scheduling cycle', pod: podKey(pod) },
+    );
   }
 
   /** The binding cycle: POST the Binding; on failure forget the assumption and back off. */

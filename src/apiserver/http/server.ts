@@ -23,6 +23,7 @@ import {
 } from './discovery.js';
 import { newMethodNotAllowed, writeError, writeJson, writeRaw } from './errors.js';
 import { aggregatedDiscoveryVersion } from './negotiation.js';
+import { serveMetrics } from './metrics.js';
 import { OpenApiCache } from './openapi.js';
 import { resourceIndexOf, type ResourceIndex } from './resource-index.js';
 import { resolveResource, serveResource, type ResourceContext } from './router.js';
@@ -93,7 +94,7 @@ function serverAddress(req: IncomingMessage): string {
 /**
  * Creates the request handler.
  *
- * Routes: `/version`, `/healthz|/livez|/readyz[/…]`, `/api`, `/apis`, `/apis/<g>`, `/api/v1`,
+ * Routes: `/version`, `/healthz|/livez|/readyz[/…]`, `/metrics`, `/api`, `/apis`, `/apis/<g>`, `/api/v1`,
  * `/apis/<g>/<v>` (discovery, aggregated when the Accept asks for apidiscovery.k8s.io v2/v2beta1),
  * `/openapi/v3[/…]`, and resource URLs under `/api/v1/` and `/apis/<g>/<v>/`. Unknown paths → 404,
  * unsupported methods → 405. Every path is wrapped: a StatusError is written with its code, anything
@@ -124,6 +125,11 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     }
     if (tokenDigest && !authorized(req.headers.authorization, tokenDigest)) throw newUnauthorized();
 
+    if (path === '/metrics') {
+      if (method !== 'GET') throw newMethodNotAllowed();
+      await serveMetrics(res);
+      return;
+    }
     const segments = pathSegments(path);
     const index = resourceIndexOf(core);
     const [root, group, version] = segments;

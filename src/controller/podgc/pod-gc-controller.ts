@@ -19,6 +19,7 @@ import type { SharedInformerFactory } from '../../informers/index.js';
 import { isNotFound } from '../../machinery/errors/index.js';
 import { deepCopy } from '../../machinery/meta/index.js';
 import { formatTime, type Clock, type Timer } from '../../util/clock/index.js';
+import { handleError } from '../../util/runtime/index.js';
 import type { Logger } from '../framework.js';
 
 /** upstream `gcCheckPeriod`, ms. */
@@ -52,10 +53,12 @@ export class PodGCController {
     if (signal?.aborted) return;
     await new Promise<void>((resolve) => {
       const tick = (): void => {
-        void this.gc().finally(() => {
-          if (signal?.aborted) resolve();
-          else this.timer = this.opts.clock.setTimer(GC_CHECK_PERIOD_MS, tick);
-        });
+        void this.gc()
+          .catch((err: unknown) => handleError(err, { component: 'pod-garbage-collector', logger: this.opts.logger, msg: 'Pod GC pass failed' }))
+          .finally(() => {
+            if (signal?.aborted) resolve();
+            else this.timer = this.opts.clock.setTimer(GC_CHECK_PERIOD_MS, tick);
+          });
       };
       signal?.addEventListener(
         'abort',

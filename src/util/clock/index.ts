@@ -9,6 +9,7 @@
  * Follows k8s.io/utils/clock (`Clock`, `PassiveClock`) and its testing `FakeClock`, whose `Step(d)`
  * fires every timer whose target time has passed, in target-time order.
  */
+import { handleCrash } from '../runtime/index.js';
 
 /** A scheduled callback; {@link Timer.stop} cancels it. */
 export interface Timer {
@@ -28,6 +29,9 @@ export interface Clock {
   sleep(delayMs: number): Promise<void>;
 }
 
+/** The longest delay `setTimeout` honours (2^31 − 1 ms); it fires at once for longer ones. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** The real clock, backed by `Date.now()` and `setTimeout`. */
 export class RealClock implements Clock {
   now(): number {
@@ -40,12 +44,23 @@ export class RealClock implements Clock {
 
   setTimer(delayMs: number, fn: () => void): Timer {
     let fired = false;
-    const handle = setTimeout(() => {
-      fired = true;
-      fn();
-    }, Math.max(0, delayMs));
-    // Timers must never keep the process alive on their own: the servers and signal handlers do that.
-    handle.unref();
+    let handle: NodeJS.Timeout;
+    const due = Date.now() + Math.max(0, delayMs);
+    // setTimeout fires at once for delays above 2^31 − 1 ms (24.8 days); longer ones are re-armed.
+    const arm = (): void => {
+      handle = setTimeout(() => {
+        if (Date.now() < due) {
+          arm();
+          return;
+        }
+        fired = true;
+        // A throwing callback is a bug, but it must not end the process (util/runtime HandleCrash).
+        handleCrash(fn, { component: 'timer', msg: 'Timer callback failed' });
+      }, Math.min(MAX_TIMEOUT_MS, Math.max(0, due - Date.now())));
+      // Timers must never keep the process alive on their own: the servers and signal handlers do that.
+      handle.unref();
+    };
+    arm();
     return {
       stop: () => {
         clearTimeout(handle);
@@ -179,14 +194,28 @@ export async function flushAsync(rounds = 3): Promise<void> {
   }
 }
 
+/**
+ * RFC 3339 has four-digit years: instants are clamped to 0000-01-01T00:00:00Z … 9999-12-31T23:59:59Z
+ * (Go's Time.MarshalJSON fails outside them), so that e.g. a deletion deadline `now + a grace period
+ * of 2^62 s` still formats instead of throwing.
+ */
+/** 0000-01-01T00:00:00Z (Date.UTC maps years 0–99 to 1900–1999). */
+const MIN_TIME_MS = -62_167_219_200_000;
+const MAX_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+function clampInstant(ms: number): number {
+  if (Number.isNaN(ms)) return 0;
+  return Math.min(MAX_TIME_MS, Math.max(MIN_TIME_MS, ms));
+}
+
 /** Formats an instant (ms) as upstream's metav1.Time: RFC 3339 with second precision, `2025-01-01T00:00:00Z`. */
 export function formatTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return new Date(Math.floor(clampInstant(ms) / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Formats an instant (ms) as metav1.MicroTime: RFC 3339 with microseconds, `2025-01-01T00:00:00.000000Z`. */
 export function formatMicroTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  return new Date(clampInstant(ms)).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 /** Parses an RFC 3339 timestamp to ms since the epoch; undefined for a missing or malformed value. */
