@@ -10,7 +10,7 @@
  *   `attributeTypeMap` of `{name, baseName, type, format}`; `baseName` is the JSON field name and
  *   `type` a TypeScript-ish spelling (`Array<V1Container>`, `{ [key: string]: string; }`, `Date`).
  * - node_modules/kubernetes-types/**.d.ts: which string fields are `resource.Quantity` (client-node
- *   types them as plain strings).
+ *   types them as plain strings), and which fields are required (declared without `?`).
  * - PATCH_OVERLAY below: the `patchStrategy`/`patchMergeKey` struct tags of k8s.io/api (v1.33), from
  *   shared/reference/apiserver.md §8.3, which client-node's models do not carry.
  * - ROOT_APIS below: which API group/version each client-node API class serves, to map
@@ -18,6 +18,7 @@
  *
  * Output format (compact; decoded by src/api/schema/index.ts):
  *   { "types": { "<Model>": { "<jsonField>": "<type>" } },
+ *     "required": { "<Model>": ["<jsonField>", …] },
  *     "patch": { "<Model>.<jsonField>": "<strategy>[:<mergeKey>]" },
  *     "roots": { "<apiVersion>": { "<Kind>": "<Model>" } } }   (apiVersion `v1` for core, `apps/v1`, …)
  * where <type> is a model name, `string`, `int32`, `int64`, `integer` (no width known), `number`,
@@ -156,7 +157,34 @@ function quantityFields() {
   return out;
 }
 
+/**
+ * `[group dir, version, interface, field]` of every required field in kubernetes-types (declared
+ * without `?`: upstream's OpenAPI lists it in `required`, i.e. its Go field has no `omitempty`).
+ */
+function requiredFields() {
+  const out = [];
+  for (const groupDir of readdirSync(kubeTypesDir, { withFileTypes: true })) {
+    if (!groupDir.isDirectory() || groupDir.name === 'node_modules') continue;
+    for (const file of readdirSync(join(kubeTypesDir, groupDir.name))) {
+      if (!file.endsWith('.d.ts')) continue;
+      let iface = '';
+      for (const line of readFileSync(join(kubeTypesDir, groupDir.name, file), 'utf8').split('\n')) {
+        const decl = /^export interface (\w+)/.exec(line);
+        if (decl) iface = decl[1];
+        const f = /^ {4}(\w+): /.exec(line);
+        if (f && iface) out.push([groupDir.name, file.replace('.d.ts', ''), iface, f[1]]);
+      }
+    }
+  }
+  return out;
+}
+
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The client-node model of a kubernetes-types interface that has `fieldName`, if any. */
+function modelOf(types, groupDir, version, iface, fieldName) {
+  return [`${cap(version)}${iface}`, `${cap(groupDir)}${cap(version)}${iface}`].find((c) => types[c]?.[fieldName] !== undefined);
+}
 
 async function main() {
   const classes = new Map();
@@ -177,14 +205,20 @@ async function main() {
 
   let quantities = 0;
   for (const [groupDir, version, iface, fieldName] of quantityFields()) {
-    const candidates = [`${cap(version)}${iface}`, `${cap(groupDir)}${cap(version)}${iface}`];
-    const model = candidates.find((c) => types[c]?.[fieldName] !== undefined);
+    const model = modelOf(types, groupDir, version, iface, fieldName);
     if (!model) continue; // a type or field client-node no longer has
     const t = types[model][fieldName];
     if (t !== 'string' && t !== '{}string') throw new Error(`${model}.${fieldName} is ${t}, expected a string Quantity`);
     types[model][fieldName] = t.replace('string', 'Quantity');
     quantities++;
   }
+
+  const required = {};
+  for (const [groupDir, version, iface, fieldName] of requiredFields()) {
+    const model = modelOf(types, groupDir, version, iface, fieldName);
+    if (model) (required[model] ??= []).push(fieldName);
+  }
+  for (const fields of Object.values(required)) fields.sort();
 
   const patch = {};
   const addPatch = (model, fieldName, strategy, key) => {
@@ -226,7 +260,10 @@ async function main() {
 
   // One line per type keeps diffs readable while the file stays compact.
   const lines = Object.entries(types).map(([name, fields]) => `${JSON.stringify(name)}:${JSON.stringify(fields)}`);
-  const body = `{"types":{\n${lines.join(',\n')}\n},\n"patch":${JSON.stringify(patch, null, 1)},\n"roots":${JSON.stringify(roots, null, 1)}}\n`;
+  const requiredLines = Object.keys(required)
+    .sort()
+    .map((name) => `${JSON.stringify(name)}:${JSON.stringify(required[name])}`);
+  const body = `{"types":{\n${lines.join(',\n')}\n},\n"required":{\n${requiredLines.join(',\n')}\n},\n"patch":${JSON.stringify(patch, null, 1)},\n"roots":${JSON.stringify(roots, null, 1)}}\n`;
   writeFileSync(outFile, body);
   console.log(
     `wrote ${outFile}: ${lines.length} types, ${quantities} Quantity fields, ${Object.keys(patch).length} patch strategies, ` +

@@ -21,6 +21,11 @@ export interface FieldSchema {
   type: string;
   list?: boolean;
   map?: boolean;
+  /**
+   * Listed in upstream's OpenAPI `required` (its Go field has no `omitempty`, so Go always encodes
+   * it, zero value included).
+   */
+  required?: boolean;
   patchStrategy?: string;
   patchMergeKey?: string;
 }
@@ -33,6 +38,7 @@ export interface TypeSchema {
 
 interface SchemaFile {
   types: Record<string, Record<string, string>>;
+  required: Record<string, string[]>;
   patch: Record<string, string>;
   roots: Record<string, Record<string, string>>;
 }
@@ -66,6 +72,7 @@ export function lookupType(name: string): TypeSchema | undefined {
   const raw = file.types[name] as Record<string, string>;
   const fields: Record<string, FieldSchema> = Object.create(null) as Record<string, FieldSchema>;
   for (const [f, enc] of Object.entries(raw)) fields[f] = decodeField(name, f, enc);
+  for (const f of file.required[name] ?? []) if (fields[f]) fields[f].required = true;
   t = { name, fields };
   decoded.set(name, t);
   return t;

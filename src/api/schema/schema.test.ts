@@ -6,7 +6,7 @@ describe('lookupType', () => {
   test('decodes field types, lists, maps and scalars', () => {
     const spec = lookupType('V1PodSpec');
     assert.ok(spec);
-    assert.deepEqual(spec.fields['containers'], { type: 'V1Container', list: true, patchStrategy: 'merge', patchMergeKey: 'name' });
+    assert.deepEqual(spec.fields['containers'], { type: 'V1Container', list: true, patchStrategy: 'merge', patchMergeKey: 'name', required: true });
     assert.deepEqual(spec.fields['nodeSelector'], { type: 'string', map: true });
     assert.deepEqual(spec.fields['tolerations'], { type: 'V1Toleration', list: true });
     assert.deepEqual(spec.fields['terminationGracePeriodSeconds'], { type: 'int64' });
@@ -18,6 +18,8 @@ describe('lookupType', () => {
     assert.deepEqual(lookupType('V1RollingUpdateDeployment')?.fields['maxSurge'], { type: 'IntOrString' });
     assert.deepEqual(lookupType('V1ManagedFieldsEntry')?.fields['fieldsV1'], { type: 'any' });
     assert.equal(lookupType('V1EmptyDirVolumeSource')?.fields['sizeLimit']?.type, 'Quantity');
+    assert.deepEqual(lookupType('V1Taint')?.fields['key'], { type: 'string', required: true });
+    assert.deepEqual(lookupType('V1Taint')?.fields['value'], { type: 'string' });
     assert.equal(lookupType('Nope'), undefined);
     assert.equal(lookupType('constructor'), undefined);
     assert.equal(lookupType('V1PodSpec'), spec, 'cached');

@@ -14,6 +14,10 @@
  *   `""`, `0`, `false`; e.g. `nodeSelectorTerms: [null]` decodes as `[{}]` (an empty term, which
  *   matches no node) and `labels: {a: null}` as `{a: ""}`. Nothing downstream ever sees a `null`
  *   inside a typed object.
+ * - **Required scalars.** A string, number or boolean field without `omitempty` (upstream's OpenAPI
+ *   lists it as required) is always encoded by Go, zero value included: a Taint sent without `key`
+ *   is stored and shown with `key: ""`, and validation reports the empty value as upstream does.
+ *   Code downstream can rely on such fields being present, as their TypeScript types say.
  * - **Depth.** encoding/json refuses documents nested deeper than 10,000 levels (`exceeded max
  *   depth`). kubeplane's limit is {@link MAX_NESTING_DEPTH}: V8's JSON.stringify and structuredClone
  *   recurse on the machine stack and overflow at about 3,300–4,100 levels, and a patch can nest a
@@ -157,9 +161,26 @@ export function decodeTypedObject(obj: Record<string, unknown>, rootType: string
   return decodeStruct(obj, rootType, '');
 }
 
+/** Scalar types whose Go zero value is encoded as a value (not `null`). */
+const ENCODED_ZERO = new Set(['string', 'int32', 'int64', 'integer', 'number', 'boolean']);
+/** Per type: its required fields whose zero value Go encodes. */
+const requiredScalars = new Map<string, [string, unknown][]>();
+
+function requiredScalarsOf(typeName: string, fields: Record<string, FieldSchema>): [string, unknown][] {
+  let out = requiredScalars.get(typeName);
+  if (!out) {
+    out = Object.entries(fields)
+      .filter(([, f]) => f.required && !f.list && !f.map && ENCODED_ZERO.has(f.type))
+      .map(([name, f]) => [name, zeroValue(f.type)]);
+    requiredScalars.set(typeName, out);
+  }
+  return out;
+}
+
 function decodeStruct(obj: Record<string, unknown>, typeName: string, path: string): string | undefined {
   const t = lookupType(typeName);
   if (!t) return undefined;
+  for (const [name, zero] of requiredScalarsOf(typeName, t.fields)) if (obj[name] === undefined || obj[name] === null) obj[name] = zero;
   for (const key of Object.keys(obj)) {
     const f = t.fields[key];
     const v = obj[key];
@@ -201,11 +222,12 @@ function decodeMembers(members: unknown[] | Record<string, unknown>, type: strin
   if (type === 'any') return undefined;
   const container = members as Record<string, unknown>;
   for (const k of Object.keys(container)) {
-    const v = container[k];
+    let v = container[k];
     if (v === null) {
-      const zero = zeroValue(type);
-      if (zero !== undefined) container[k] = zero;
-      continue;
+      v = zeroValue(type);
+      if (v === undefined) continue;
+      // A zero struct is decoded too, so that its required scalars get their zero values.
+      container[k] = v;
     }
     const err = decodeValue(v, type, path, misfit);
     if (err) return err;

@@ -29,7 +29,7 @@ describe('decodeTypedObject: null', () => {
       metadata: { name: 'p', labels: { a: '', b: 'x' }, finalizers: ['', 'f'] },
       spec: {
         affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{}] } } },
-        containers: [{ name: 'c', image: 'nginx', ports: [{}, { containerPort: 80 }], env: [{ name: 'E' }] }],
+        containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 0 }, { containerPort: 80 }], env: [{ name: 'E' }] }],
         tolerations: [{}],
       },
     });
@@ -39,6 +39,21 @@ describe('decodeTypedObject: null', () => {
     const cr = { metadata: { name: 'r' }, revision: 1, data: { a: null, b: [null] }, extra: null };
     assert.equal(decodeTypedObject(cr, 'V1ControllerRevision'), undefined);
     assert.deepEqual(cr, { metadata: { name: 'r' }, revision: 1, data: { a: null, b: [null] }, extra: null });
+  });
+});
+
+describe('decodeTypedObject: required scalars', () => {
+  test('a required string, number or bool that is missing or null gets its zero value, as Go encodes it', () => {
+    const node = { spec: { taints: [{ effect: 'NoSchedule' }, { key: null, effect: 'NoSchedule', value: null }, null] } };
+    assert.equal(decodeTypedObject(node, 'V1Node'), undefined);
+    assert.deepEqual(node.spec.taints, [
+      { effect: 'NoSchedule', key: '' },
+      { key: '', effect: 'NoSchedule' },
+      { effect: '', key: '' },
+    ]);
+    const status = { status: { containerStatuses: [{ name: 'c' }] } };
+    assert.equal(decodeTypedObject(status, 'V1Pod'), undefined);
+    assert.deepEqual(status.status.containerStatuses[0], { name: 'c', image: '', imageID: '', ready: false, restartCount: 0 });
   });
 });
 

@@ -1,0 +1,49 @@
+/**
+ * One valid object per served resource: the starting points the fuzzer mutates. Keyed by
+ * `<group>/<resource>` (core group `''`). The fuzz test fails when a served resource has no seed, so a
+ * new kind cannot skip the fuzzer.
+ */
+
+const podSpec = { containers: [{ name: 'c', image: 'nginx:1.27', ports: [{ containerPort: 80 }], resources: { requests: { cpu: '10m' } } }] };
+const workloadSpec = {
+  selector: { matchLabels: { app: 'fz' } },
+  template: { metadata: { labels: { app: 'fz' } }, spec: podSpec },
+};
+
+/** `<group>/<resource>` → the object's body without name and namespace (the fuzzer sets them). */
+export const SEEDS: Record<string, Record<string, unknown>> = {
+  '/namespaces': { apiVersion: 'v1', kind: 'Namespace', metadata: { labels: { team: 'a' } } },
+  '/nodes': { apiVersion: 'v1', kind: 'Node', metadata: { labels: { disk: 'ssd' } }, spec: { taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] } },
+  '/pods': { apiVersion: 'v1', kind: 'Pod', metadata: { labels: { app: 'fz' } }, spec: podSpec },
+  '/services': { apiVersion: 'v1', kind: 'Service', spec: { selector: { app: 'fz' }, ports: [{ port: 80, targetPort: 8080 }] } },
+  '/endpoints': { apiVersion: 'v1', kind: 'Endpoints', subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }] },
+  '/configmaps': { apiVersion: 'v1', kind: 'ConfigMap', data: { key: 'value' } },
+  '/secrets': { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', data: { key: 'dmFsdWU=' } },
+  '/serviceaccounts': { apiVersion: 'v1', kind: 'ServiceAccount' },
+  '/events': {
+    apiVersion: 'v1',
+    kind: 'Event',
+    involvedObject: { kind: 'Pod', name: 'x', namespace: 'default' },
+    reason: 'Fuzzed',
+    message: 'a fuzzed event',
+    type: 'Normal',
+  },
+  'coordination.k8s.io/leases': { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: { holderIdentity: 'fz', leaseDurationSeconds: 40 } },
+  'apps/controllerrevisions': { apiVersion: 'apps/v1', kind: 'ControllerRevision', revision: 1, data: { spec: { a: 1 } } },
+  'apps/daemonsets': { apiVersion: 'apps/v1', kind: 'DaemonSet', spec: workloadSpec },
+  'apps/deployments': { apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 1, ...workloadSpec } },
+  'apps/replicasets': { apiVersion: 'apps/v1', kind: 'ReplicaSet', spec: { replicas: 1, ...workloadSpec } },
+  'authentication.k8s.io/selfsubjectreviews': { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+  'authorization.k8s.io/selfsubjectaccessreviews': {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    spec: { resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default' } },
+  },
+  'discovery.k8s.io/endpointslices': {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    addressType: 'IPv4',
+    endpoints: [{ addresses: ['10.0.0.1'] }],
+    ports: [{ port: 80 }],
+  },
+};
