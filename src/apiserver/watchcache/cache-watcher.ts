@@ -55,7 +55,7 @@ export interface CacheWatcherOptions {
   detach: () => void;
 }
 
-/** A running watch fed by a watch cache or by a storage watch. */
+/** A running watch fed by a watch cache. */
 export class CacheWatcher {
   private closed = false;
   private bookmarkTimer: Timer | undefined;

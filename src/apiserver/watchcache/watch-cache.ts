@@ -1,8 +1,9 @@
 /**
  * The watch cache of one resource (upstream's `watchCache`, k8s.io/apiserver/pkg/storage/cacher/
  * watch_cache.go): the current objects, decoded once and deep-frozen, shared by every list, get and
- * watcher; and a ring buffer of the most recent changes, from which a watch resumes at a
- * resourceVersion without touching storage.
+ * watcher; and the most recent changes ({@link EventWindow}, sized as upstream sizes its buffer), from
+ * which a watch resumes at a resourceVersion. A watch from before the window gets 410 Expired, as
+ * from upstream's cacher; storage is never asked for older history.
  *
  * The cache is fed by {@link CacheFeed} (one storage watch for all resources) through
  * {@link WatchCache.apply}, which updates the objects and hands the change to every registered watcher
@@ -12,7 +13,9 @@
 import type { KubeObject } from '../../api/index.js';
 import type { KeyValue, WatchEvent as StorageEvent } from '../../storage/interface.js';
 import { deepFreeze } from '../../machinery/meta/index.js';
+import type { Clock } from '../../util/clock/index.js';
 import type { CacheEvent, CacheWatcher } from './cache-watcher.js';
+import { EventWindow, type EventWindowSizing } from './event-window.js';
 
 /** Decodes a stored value into a frozen object whose `metadata.resourceVersion` is `kv.modRevision`. */
 export function decodeObject(kv: KeyValue): KubeObject {
@@ -26,26 +29,24 @@ export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
   /** The keys of `objects`, sorted; rebuilt lazily after a create or delete. */
   private sortedKeys: string[] | undefined;
-  private readonly ring: (CacheEvent | undefined)[];
-  private head = 0;
-  private size = 0;
-  /** Every change with revision above this one is in the ring. */
-  private windowStart = 0;
+  private readonly window: EventWindow;
   /** The revision of the listing that primed the cache; changes at or below it are already in `objects`. */
   private primedAt = 0;
   private readonly watchers = new Set<CacheWatcher>();
 
   /**
    * @param prefix the resource's key prefix, ending in `/`
-   * @param capacity how many recent changes the ring keeps
    * @param observed the revision up to which the feed has delivered every change (all resources)
+   * @param clock times the changes, for sizing the event window
+   * @param sizing bounds of the event window (default: upstream's)
    */
   constructor(
     readonly prefix: string,
-    capacity: number,
     private readonly observed: () => number,
+    clock: Clock,
+    sizing: EventWindowSizing = {},
   ) {
-    this.ring = new Array<CacheEvent | undefined>(Math.max(1, capacity));
+    this.window = new EventWindow(clock, sizing);
   }
 
   /** Loads the objects listed at `revision`. */
@@ -53,7 +54,7 @@ export class WatchCache {
     for (const kv of kvs) this.objects.set(kv.key, decodeObject(kv));
     this.sortedKeys = undefined;
     this.primedAt = revision;
-    this.windowStart = revision;
+    this.window.reset(revision);
   }
 
   /** The revision this cache is current at: every change up to it has been applied. */
@@ -61,9 +62,19 @@ export class WatchCache {
     return Math.max(this.primedAt, this.observed());
   }
 
-  /** The oldest revision a watch can resume from out of the ring (older ones need storage). */
+  /** The oldest revision a watch can resume from (older ones get 410 Expired). */
   get oldestResumableRevision(): number {
-    return this.windowStart;
+    return this.window.oldestResumableRevision;
+  }
+
+  /** The event window's current capacity, in events (for tests and metrics). */
+  get eventWindowCapacity(): number {
+    return this.window.capacity;
+  }
+
+  /** Drops the buffered changes at or below `revision`, which storage has compacted. */
+  compact(revision: number): void {
+    this.window.compact(revision);
   }
 
   /** Number of cached objects under `prefix` (the whole resource by default). */
@@ -100,22 +111,10 @@ export class WatchCache {
 
   /**
    * The buffered changes with revision > `rv`, in order; undefined when some of them have already left
-   * the ring (`rv` < {@link oldestResumableRevision}).
+   * the window (`rv` < {@link oldestResumableRevision}).
    */
   eventsAfter(rv: number): CacheEvent[] | undefined {
-    if (rv < this.windowStart) return undefined;
-    const cap = this.ring.length;
-    // Binary search over the logical ring positions for the first event with revision > rv.
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.ring[(this.head + mid) % cap] as CacheEvent).rv <= rv) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: CacheEvent[] = [];
-    for (let i = lo; i < this.size; i++) out.push(this.ring[(this.head + i) % cap] as CacheEvent);
-    return out;
+    return this.window.eventsAfter(rv);
   }
 
   /** Applies one storage change and offers it to every watcher. */
@@ -136,7 +135,7 @@ export class WatchCache {
       ev = { type: prev ? 'MODIFIED' : 'ADDED', key: kv.key, object, rv: kv.modRevision };
       if (prev) ev.prevObject = prev;
     }
-    this.push(ev);
+    this.window.push(ev);
     for (const w of this.watchers) w.offer(ev);
   }
 
@@ -152,18 +151,6 @@ export class WatchCache {
   /** Ends every watcher (server shutting down). */
   closeWatchers(): void {
     for (const w of [...this.watchers]) w.close();
-  }
-
-  private push(ev: CacheEvent): void {
-    const cap = this.ring.length;
-    if (this.size === cap) {
-      this.windowStart = (this.ring[this.head] as CacheEvent).rv;
-      this.ring[this.head] = ev;
-      this.head = (this.head + 1) % cap;
-    } else {
-      this.ring[(this.head + this.size) % cap] = ev;
-      this.size++;
-    }
   }
 
   private keys(): string[] {

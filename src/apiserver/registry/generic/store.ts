@@ -36,7 +36,7 @@ import type { Backend, KeyValue } from '../../../storage/interface.js';
 import { StorageError } from '../../../storage/interface.js';
 import { formatTime, type Clock } from '../../../util/clock/index.js';
 import { randomString, type Rand } from '../../../util/random/index.js';
-import { CacheWatcher, type CacheEvent } from '../../watchcache/cache-watcher.js';
+import { CacheWatcher } from '../../watchcache/cache-watcher.js';
 import type { CacheFeed } from '../../watchcache/cache-feed.js';
 import { decodeObject, type WatchCache } from '../../watchcache/watch-cache.js';
 import type { ResourceStrategy } from '../strategy.js';
@@ -136,6 +136,17 @@ export function tooLargeResourceVersion(rv: number, current: number): StatusErro
   err.status.details = { ...err.status.details, causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] };
   return err;
 }
+
+/**
+ * 410 Expired for a watch from before the watch cache's window (cacher/watch_cache.go
+ * `getAllEventsSinceLocked`): `oldest` is the oldest resourceVersion a watch can still start from.
+ */
+export function tooOldResourceVersion(rv: number, oldest: number): StatusError {
+  return newResourceExpired(`too old resource version: ${rv} (${oldest})`);
+}
+
+/** The 410 for a list at a compacted resourceVersion (etcd3/errors.go `expired`). */
+const LIST_EXPIRED = 'The resourceVersion for the provided list is too old.';
 
 /** The 410 for a continue token whose snapshot was compacted (etcd3 store `continueExpired`). */
 const CONTINUE_EXPIRED =
@@ -311,8 +322,10 @@ export class Store {
 
   /**
    * WATCH. Request errors (bad options or selectors) throw synchronously; errors found while starting
-   * (410 Expired for a compacted resourceVersion, 504 for a future one) end the watch through
-   * `onClose(err)`. Events are delivered synchronously from the cache's feed.
+   * (410 Expired for a resourceVersion older than the watch cache's window or below storage's compacted
+   * revision, 504 for a future one) end the watch through `onClose(err)`. Events are delivered
+   * synchronously from the cache's feed; storage is never watched per request (upstream's cacher
+   * answers 410 too rather than reading etcd's history).
    */
   watch(namespace: string | undefined, query: Query, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream {
     const opts = parseListOptions(query, true);
@@ -361,14 +374,12 @@ export class Store {
       await this.opts.feed.waitUntilFresh(from);
       if (stopRequested) return closeOnce();
       const buffered = cache.eventsAfter(from);
-      if (buffered) {
-        const w = newWatcher(() => cache.revision, () => cache.removeWatcher(w));
-        watcher = w;
-        for (const ev of buffered) w.offer(ev);
-        if (!w.isClosed) cache.addWatcher(w);
-        return;
-      }
-      this.watchFromStorage(prefix, from, newWatcher, (w) => (watcher = w));
+      const oldest = Math.max(cache.oldestResumableRevision, this.opts.backend.compactedRevision());
+      if (!buffered || from < oldest) throw tooOldResourceVersion(from, oldest);
+      const w = newWatcher(() => cache.revision, () => cache.removeWatcher(w));
+      watcher = w;
+      for (const ev of buffered) w.offer(ev);
+      if (!w.isClosed) cache.addWatcher(w);
     };
     start().catch((err: unknown) => {
       if (watcher) watcher.close(err);
@@ -380,40 +391,6 @@ export class Store {
         if (watcher) watcher.close();
       },
     };
-  }
-
-  /**
-   * A watch from a revision older than the cache's ring: served by a storage watch of its own while
-   * storage still has the history, else 410 `too old resource version: <rv> (<oldest>)`.
-   */
-  private watchFromStorage(
-    prefix: string,
-    from: number,
-    newWatcher: (progress: () => number, detach: () => void) => CacheWatcher,
-    setWatcher: (w: CacheWatcher) => void,
-  ): void {
-    let last = from;
-    let handle: { stop(): void } | undefined;
-    const w = newWatcher(() => last, () => handle?.stop());
-    setWatcher(w);
-    try {
-      handle = this.opts.backend.watch(prefix, from, (events) => {
-        for (const sev of events) {
-          const object = decodeObject(sev.kv);
-          const ev: CacheEvent = { type: sev.type === 'create' ? 'ADDED' : sev.type === 'update' ? 'MODIFIED' : 'DELETED', key: sev.kv.key, object, rv: sev.kv.modRevision };
-          if (sev.prevKv) ev.prevObject = decodeObject(sev.prevKv);
-          else if (sev.type === 'delete') ev.prevObject = object;
-          last = sev.kv.modRevision;
-          w.offer(ev);
-        }
-      });
-    } catch (err) {
-      if (err instanceof StorageError && err.code === 'Compacted') {
-        throw newResourceExpired(`too old resource version: ${from} (${this.opts.backend.compactedRevision()})`);
-      }
-      throw this.storageError(err, '', from);
-    }
-    if (w.isClosed) handle.stop();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -983,7 +960,10 @@ export class Store {
 
   // ---------------------------------------------------------------------------------------------
 
-  /** Maps a storage failure to a Status (KeyNotFound 404, KeyExists 409, Conflict 409, Compacted 410, FutureRevision 504). */
+  /**
+   * Maps a storage failure to a Status (KeyNotFound 404, KeyExists 409, Conflict 409, Compacted 410 as
+   * etcd3's `interpretListError`, FutureRevision 504).
+   */
   storageError(err: unknown, name: string, rv?: number): unknown {
     if (!(err instanceof StorageError)) return err;
     switch (err.code) {
@@ -994,7 +974,7 @@ export class Store {
       case 'Conflict':
         return newConflict(this.gr, name);
       case 'Compacted':
-        return newResourceExpired(`too old resource version: ${rv ?? 0} (${err.revision ?? this.opts.backend.compactedRevision()})`);
+        return newResourceExpired(LIST_EXPIRED);
       case 'FutureRevision':
         return tooLargeResourceVersion(rv ?? 0, err.revision ?? this.opts.backend.currentRevision());
       case 'Internal':
