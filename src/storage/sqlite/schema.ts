@@ -13,6 +13,7 @@
  * lookups on it; history and compaction scan rowid ranges, which need no index.
  */
 
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { KeyValue, WatchEvent } from '../interface.js';
 
@@ -95,6 +96,20 @@ export interface Statements {
  */
 export const JOURNAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 
+/** Owner read/write only: the database holds every object, Secrets included. */
+const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Creates the database file with mode 0600 if it is missing, and sets 0600 on one that exists (an
+ * older kubeplane left it 0644). SQLite creates the `-wal` and `-shm` files with the database file's
+ * permissions (os_unix.c `findCreateFileMode`), so they are private too; ones left by an older run are
+ * chmodded after the open.
+ */
+function makePrivate(path: string): void {
+  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+  chmodSync(path, PRIVATE_FILE_MODE);
+}
+
 /** `PRAGMA auto_vacuum` value of INCREMENTAL (0 is NONE, 1 FULL). */
 const AUTO_VACUUM_INCREMENTAL = 2;
 
@@ -103,9 +118,12 @@ const AUTO_VACUUM_INCREMENTAL = 2;
  * WAL journal, synchronous=NORMAL (a commit is durable against a process crash, and against power
  * loss once the WAL is checkpointed), and a busy timeout; plus incremental auto-vacuum (see
  * {@link ensureIncrementalAutoVacuum}) and {@link JOURNAL_SIZE_LIMIT_BYTES}, so compaction can give
- * space back to the file system ({@link reclaimSpace}).
+ * space back to the file system ({@link reclaimSpace}). The files are private to the owner (see
+ * {@link makePrivate}).
  */
 export function openDatabase(path: string): { db: Database.Database; stmts: Statements } {
+  const onDisk = path !== '' && !path.startsWith(':');
+  if (onDisk) makePrivate(path);
   const db = new Database(path);
   ensureIncrementalAutoVacuum(db);
   db.pragma('journal_mode = WAL');
@@ -113,6 +131,7 @@ export function openDatabase(path: string): { db: Database.Database; stmts: Stat
   db.pragma('busy_timeout = 30000');
   db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
   db.exec(DDL);
+  if (onDisk) for (const file of [`${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
   const stmts: Statements = {
     insert: db.prepare(
       'INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value) VALUES (?, ?, ?, ?, ?, ?, ?)',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -212,6 +212,24 @@ describe('SqliteBackend', () => {
     const b2 = new SqliteBackend({ path: old });
     assert.equal(autoVacuumOf(old), 2);
     assert.deepEqual(await b2.get('/a/x'), { key: '/a/x', value: 'x1', createRevision: 1, modRevision: 1 });
+    await b2.close();
+  });
+
+  test('the database, its WAL and shared-memory files are private (0600), including ones an older run left 0644', async () => {
+    const mode = (p: string): number => statSync(p).mode & 0o777;
+    const path = tempPath();
+    const b = new SqliteBackend({ path });
+    await b.create('/a/x', 'secret');
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) assert.equal(mode(file), 0o600, file);
+    await b.close();
+
+    const old = tempPath();
+    await new SqliteBackend({ path: old }).close();
+    chmodSync(old, 0o644);
+    writeFileSync(`${old}-wal`, '', { mode: 0o644 }); // as a crash leaves it
+    chmodSync(`${old}-wal`, 0o644);
+    const b2 = new SqliteBackend({ path: old });
+    for (const file of [old, `${old}-wal`]) assert.equal(mode(file), 0o600, file);
     await b2.close();
   });
 });
