@@ -9,19 +9,44 @@
  * {@link WatchCache.apply}, which updates the objects and hands the change to every registered watcher
  * synchronously, so a watcher registered in the same synchronous step as a snapshot or a replay sees
  * every later change exactly once.
+ *
+ * **Unreadable values.** A stored value that cannot be decoded (one a value transformer could not
+ * decrypt, or that is not JSON) never stops the cache: the key is left out of lists and watches (a
+ * watcher that had the object sees it DELETED, so watches agree with lists), and a GET of it answers
+ * the 500 InternalError upstream's storage gives for that object ({@link WatchCache.readError}). A
+ * later readable write or the key's deletion clears that. (Upstream's cacher cannot start a resource
+ * holding such an object; keeping the rest of the resource served is ours.)
  */
 import type { KubeObject } from '../../api/index.js';
 import type { KeyValue, WatchEvent as StorageEvent } from '../../storage/interface.js';
+import { StatusError, newInternalError } from '../../machinery/errors/index.js';
 import { deepFreeze } from '../../machinery/meta/index.js';
 import type { Clock } from '../../util/clock/index.js';
-import type { CacheEvent, CacheWatcher } from './cache-watcher.js';
+import { withResourceVersion, type CacheEvent, type CacheWatcher } from './cache-watcher.js';
 import { EventWindow, type EventWindowSizing } from './event-window.js';
 
-/** Decodes a stored value into a frozen object whose `metadata.resourceVersion` is `kv.modRevision`. */
+/**
+ * Decodes a stored value into a frozen object whose `metadata.resourceVersion` is `kv.modRevision`.
+ * @throws StatusError 500 InternalError `Internal error occurred: <why>` when the value could not be
+ *   read back from storage (`kv.readError`, e.g. no key to decrypt it) or is not a JSON object, as
+ *   upstream's store answers a transform or decode failure of one object
+ */
 export function decodeObject(kv: KeyValue): KubeObject {
-  const obj = JSON.parse(kv.value) as KubeObject;
+  if (kv.readError !== undefined) throw newInternalError(kv.readError);
+  let obj: KubeObject;
+  try {
+    obj = JSON.parse(kv.value) as KubeObject;
+  } catch (err) {
+    throw newInternalError(`unable to decode ${JSON.stringify(kv.key)}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (typeof obj !== 'object' || obj === null) throw newInternalError(`unable to decode ${JSON.stringify(kv.key)}: not an object`);
   obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
   return deepFreeze(obj);
+}
+
+/** The 500 a failed {@link decodeObject} throws (anything else thrown becomes one). */
+function asReadError(err: unknown): StatusError {
+  return err instanceof StatusError ? err : newInternalError(err instanceof Error ? err.message : String(err));
 }
 
 /** The current objects and recent changes under one resource prefix, e.g. `/registry/apps/deployments/`. */
@@ -30,6 +55,8 @@ export class WatchCache {
   /** The keys of `objects`, sorted; rebuilt lazily after a create or delete. */
   private sortedKeys: string[] | undefined;
   private readonly window: EventWindow;
+  /** Keys whose stored value cannot be read, and the error a GET of them answers. */
+  private readonly unreadable = new Map<string, StatusError>();
   /** The revision of the listing that primed the cache; changes at or below it are already in `objects`. */
   private primedAt = 0;
   private readonly watchers = new Set<CacheWatcher>();
@@ -51,7 +78,13 @@ export class WatchCache {
 
   /** Loads the objects listed at `revision`. */
   prime(kvs: readonly KeyValue[], revision: number): void {
-    for (const kv of kvs) this.objects.set(kv.key, decodeObject(kv));
+    for (const kv of kvs) {
+      try {
+        this.objects.set(kv.key, decodeObject(kv));
+      } catch (err) {
+        this.unreadable.set(kv.key, asReadError(err));
+      }
+    }
     this.sortedKeys = undefined;
     this.primedAt = revision;
     this.window.reset(revision);
@@ -85,9 +118,14 @@ export class WatchCache {
     return n;
   }
 
-  /** The current object at `key`. */
+  /** The current object at `key` (undefined also when its value is unreadable: see {@link readError}). */
   get(key: string): KubeObject | undefined {
     return this.objects.get(key);
+  }
+
+  /** The 500 a read of `key` answers when its stored value cannot be read (see the module comment). */
+  readError(key: string): StatusError | undefined {
+    return this.unreadable.get(key);
   }
 
   /** Current `[key, object]` pairs under `prefix`, in key order. */
@@ -122,19 +160,42 @@ export class WatchCache {
     const { kv } = sev;
     if (kv.modRevision <= this.primedAt) return;
     const prev = this.objects.get(kv.key);
-    const object = decodeObject(kv);
+    let object: KubeObject | undefined;
+    try {
+      object = decodeObject(kv);
+    } catch (err) {
+      if (sev.type !== 'delete') return this.becameUnreadable(kv.key, asReadError(err), prev, kv.modRevision);
+    }
+    this.unreadable.delete(kv.key);
     let ev: CacheEvent;
     if (sev.type === 'delete') {
+      // The last state at the delete's revision; from the cache when the stored one is unreadable.
+      object ??= prev && withResourceVersion(prev, kv.modRevision);
+      if (!object) return;
       this.objects.delete(kv.key);
       this.sortedKeys = undefined;
       ev = { type: 'DELETED', key: kv.key, object, rv: kv.modRevision };
       ev.prevObject = prev ?? object;
     } else {
+      if (!object) return; // not reached: an unreadable write returned above
       if (!prev) this.sortedKeys = undefined;
       this.objects.set(kv.key, object);
       ev = { type: prev ? 'MODIFIED' : 'ADDED', key: kv.key, object, rv: kv.modRevision };
       if (prev) ev.prevObject = prev;
     }
+    this.emit(ev);
+  }
+
+  /** A write stored a value that cannot be read: reads of the key fail, and it leaves lists and watches. */
+  private becameUnreadable(key: string, err: StatusError, prev: KubeObject | undefined, rv: number): void {
+    this.unreadable.set(key, err);
+    if (!prev) return;
+    this.objects.delete(key);
+    this.sortedKeys = undefined;
+    this.emit({ type: 'DELETED', key, object: withResourceVersion(prev, rv), prevObject: prev, rv });
+  }
+
+  private emit(ev: CacheEvent): void {
     this.window.push(ev);
     for (const w of this.watchers) w.offer(ev);
   }

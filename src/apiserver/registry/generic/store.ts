@@ -159,6 +159,8 @@ interface State {
   rev: number;
   /** Read from storage just now (not from the possibly stale cache). */
   fresh: boolean;
+  /** Read from storage and stored by a transformer that no longer writes (an old encryption key): rewrite it. */
+  stale?: boolean;
 }
 
 /** What one GuaranteedUpdate attempt decided. */
@@ -212,12 +214,15 @@ export class Store {
     return this.opts.cache.get(this.keyFor(namespace, name));
   }
 
-  /** GET. `query.resourceVersion`: unset (consistent), `0` (any), N (at least N). */
+  /**
+   * GET. `query.resourceVersion`: unset (consistent), `0` (any), N (at least N). An object whose
+   * stored value cannot be read (not decryptable) is a 500 InternalError, as upstream's store answers.
+   */
   async get(namespace: string | undefined, name: string, query: Query): Promise<KubeObject> {
     const key = this.keyFor(namespace, name);
     await this.waitForResourceVersion(query.resourceVersion ?? '');
     const obj = this.opts.cache.get(key);
-    if (!obj) throw newNotFound(this.gr, name);
+    if (!obj) throw this.opts.cache.readError(key) ?? newNotFound(this.gr, name);
     return obj;
   }
 
@@ -301,8 +306,9 @@ export class Store {
       rev = res.revision;
       for (let i = 0; i < res.kvs.length; i++) {
         const kv = res.kvs[i] as KeyValue;
-        const obj = decodeObject(kv);
-        if (!pred.matches(obj)) continue;
+        // An unreadable value is left out, as the watch cache leaves it out of lists.
+        const obj = tryDecode(kv);
+        if (!obj || !pred.matches(obj)) continue;
         items.push(obj);
         lastKey = kv.key;
         if (limit > 0 && items.length === limit) {
@@ -478,7 +484,7 @@ export class Store {
       status.details = { ...status.details, retryAfterSeconds: 1 };
     }
     const existing = await this.opts.backend.get(key);
-    if (existing && decodeObject(existing).metadata?.deletionTimestamp) status.message = `object is being deleted: ${status.message ?? ''}`;
+    if (existing && tryDecode(existing)?.metadata?.deletionTimestamp) status.message = `object is being deleted: ${status.message ?? ''}`;
     return new StatusError(status);
   }
 
@@ -745,14 +751,18 @@ export class Store {
       }
       const obj = outcome.obj;
       if (state.obj && equalIgnoringResourceVersion(obj, state.obj)) {
+        let stale = state.stale === true;
         if (!state.fresh) {
           const fresh = await this.loadState(key, true);
           if (fresh.rev !== state.rev) {
             state = fresh;
             continue;
           }
+          stale = fresh.stale === true;
         }
-        return state.obj;
+        // Unchanged: no write, unless the stored value is stale (etcd3 store.go GuaranteedUpdate writes
+        // `!origState.stale && bytes.Equal(...)` only), so rewriting objects re-encrypts them with the new key.
+        if (!stale) return state.obj;
       }
       if (opts.dryRun) return deepFreeze(obj);
       try {
@@ -777,7 +787,7 @@ export class Store {
     if (!(err instanceof StorageError)) throw err;
     if (err.code !== 'Conflict' && err.code !== 'KeyNotFound' && err.code !== 'KeyExists') throw this.storageError(err, name);
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (err.code === 'Conflict' && err.current) return { obj: decodeObject(err.current), rev: err.current.modRevision, fresh: true };
+    if (err.code === 'Conflict' && err.current) return freshState(err.current);
     return this.loadState(key, true);
   }
 
@@ -787,7 +797,7 @@ export class Store {
       if (obj) return { obj, rev: Number(obj.metadata?.resourceVersion), fresh: false };
     }
     const kv = await this.opts.backend.get(key);
-    return kv ? { obj: decodeObject(kv), rev: kv.modRevision, fresh: true } : { obj: undefined, rev: 0, fresh: true };
+    return kv ? freshState(kv) : { obj: undefined, rev: 0, fresh: true };
   }
 
   /** storage `Preconditions.Check` → 409 Conflict `Precondition failed: …`. */
@@ -980,6 +990,20 @@ export class Store {
       case 'Internal':
         return newInternalError(err.message);
     }
+  }
+}
+
+/** The state a storage read gives. @throws StatusError 500 when the value cannot be read (`decodeObject`) */
+function freshState(kv: KeyValue): State {
+  return { obj: decodeObject(kv), rev: kv.modRevision, fresh: true, ...(kv.stale ? { stale: true } : {}) };
+}
+
+/** The object of `kv`, or undefined when its stored value cannot be read (see `decodeObject`). */
+function tryDecode(kv: KeyValue): KubeObject | undefined {
+  try {
+    return decodeObject(kv);
+  } catch {
+    return undefined;
   }
 }
 
