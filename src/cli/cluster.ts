@@ -10,6 +10,8 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { newBackend } from '../storage/index.js';
 import type { Backend } from '../storage/interface.js';
+import { TransformingBackend } from '../storage/value/index.js';
+import { loadEncryptionConfig } from '../apiserver/encryption/index.js';
 import { ApiServer, serializedJSON } from '../apiserver/index.js';
 import { servedStrategies } from '../apiserver/registry/resources/index.js';
 import { startHttpServer } from '../apiserver/http/index.js';
@@ -190,6 +192,11 @@ export interface ClusterOptions {
   podStartDelayMs?: number;
   /** Also have the tainted `control-plane` node (see {@link ControlPlaneOptions.controlPlaneNode}). */
   controlPlaneNode?: boolean;
+  /**
+   * Path of an `EncryptionConfiguration` file (kube-apiserver's `--encryption-provider-config`): the
+   * resources it names are stored encrypted. An invalid file fails the start with upstream's message.
+   */
+  encryptionProviderConfig?: string;
   clock?: Clock;
   rand?: Rand;
   logger: Logger;
@@ -210,16 +217,21 @@ export interface Cluster extends ControlPlane {
 /**
  * Starts `kubeplane up`: storage under `dataDir`, the control plane, and the HTTP API server with a
  * bearer token and a kubeconfig that kubectl and @kubernetes/client-node accept. The data directory is
- * made 0700 and every file in it 0600 (./private-files.ts).
+ * made 0700 and every file in it 0600 (./private-files.ts). With `encryptionProviderConfig`, storage is
+ * wrapped in a TransformingBackend that encrypts the configured resources; the file is loaded before
+ * anything else starts, so a bad one fails with nothing touched.
  */
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const clock = opts.clock ?? realClock;
   const rand = opts.rand ?? realRand;
   const log = opts.logger;
+  const encryption = opts.encryptionProviderConfig === undefined ? undefined : loadEncryptionConfig(opts.encryptionProviderConfig);
   const dataDir = resolve(opts.dataDir ?? '.kubeplane');
   ensurePrivateDir(dataDir);
   const datastore = opts.datastore ?? 'sqlite';
-  const backend: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db') }) : newBackend({ type: 'memory' });
+  const stored: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db') }) : newBackend({ type: 'memory' });
+  const backend = encryption ? new TransformingBackend(stored, encryption.transformerForKey) : stored;
+  if (encryption) log.info({ resources: encryption.resources }, 'encryption at rest enabled');
 
   const plane = await startControlPlane({
     backend,
