@@ -127,6 +127,7 @@ export class TransformingBackend implements Backend {
     if (!t) return kv;
     try {
       const out = t.transformFromStorage(kv.value, kv.key);
+      if (!out.stale && out.data === kv.value) return kv; // identity: no copy
       return Object.freeze({ ...kv, value: out.data, ...(out.stale ? { stale: true } : {}) });
     } catch (err) {
       return Object.freeze({ ...kv, readError: err instanceof Error ? err.message : String(err) });

@@ -162,6 +162,13 @@ describe('TransformingBackend', () => {
     );
   });
 
+  test('identity reads hand the stored version through without a copy', async () => {
+    const inner = new MemoryBackend();
+    const b = new TransformingBackend(inner, () => identityTransformer);
+    await b.create('/registry/core/configmaps/default/c', '{}');
+    assert.equal(await b.get('/registry/core/configmaps/default/c'), await inner.get('/registry/core/configmaps/default/c'));
+  });
+
   test('a Conflict carries the current version decrypted', async () => {
     const { b } = setup();
     const s = await b.create(KEY, PLAIN);
