@@ -301,7 +301,7 @@ describe('get and list', () => {
     const now = list(await widgets(t, { verb: 'list', namespace: 'default', query: { resourceVersion: String(rv), resourceVersionMatch: 'NotOlderThan' } }));
     assert.deepEqual(now.items.map((i) => i.metadata?.name), ['b', 'c']);
     await t.backend.compact(t.backend.currentRevision());
-    await rejects(widgets(t, { verb: 'list', query: { resourceVersion: String(rv), resourceVersionMatch: 'Exact' } }), 410, 'Expired', /^too old resource version/);
+    await rejects(widgets(t, { verb: 'list', query: { resourceVersion: String(rv), resourceVersionMatch: 'Exact' } }), 410, 'Expired', 'The resourceVersion for the provided list is too old.');
     await rejects(widgets(t, { verb: 'list', query: { resourceVersion: '99999' } }), 504, 'Timeout', /Too large resource version: 99999, current: /);
     await rejects(widgets(t, { verb: 'list', query: { resourceVersionMatch: 'Exact' } }), 422, 'Invalid', /resourceVersionMatch is forbidden unless resourceVersion is provided/);
     await rejects(widgets(t, { verb: 'list', query: { limit: 'x' } }), 400, 'BadRequest');

@@ -31,6 +31,7 @@ import { bindPod, evictPod, getScale, patchScale, updateScale } from './registry
 import type { ResourceStrategy } from './registry/strategy.js';
 import { ServiceAllocator, kubernetesService, serviceStoreHooks } from './registry/resources/service-allocator.js';
 import { CacheFeed } from './watchcache/cache-feed.js';
+import type { EventWindowSizing } from './watchcache/event-window.js';
 import type { WatchCache } from './watchcache/watch-cache.js';
 
 export { serializedJSON } from './watchcache/serialized.js';
@@ -42,8 +43,11 @@ export interface ApiServerOptions {
   strategies: ResourceStrategy[];
   clock?: Clock;
   rand?: Rand;
-  /** Recent changes each resource's watch cache keeps for resuming watches (default 10000). */
-  watchCacheEventWindow?: number;
+  /**
+   * Bounds of each resource's watch-cache event window, the recent changes a watch can resume from
+   * (default: upstream's, 100 to 102,400 events sized to keep 75 s of changes; see EventWindow).
+   */
+  watchCacheSizing?: EventWindowSizing;
 }
 
 /** Result of a non-watch request. */
@@ -63,8 +67,6 @@ export const COMPACTION_INTERVAL_MS = 5 * 60_000;
 /** Revisions compaction always keeps (kine's `compact-min-retain`). */
 export const COMPACTION_MIN_RETAIN = 1000;
 
-const DEFAULT_WATCH_CACHE_EVENT_WINDOW = 10_000;
-
 /** The API server core. */
 export class ApiServer {
   private readonly stores = new Map<string, Store>();
@@ -80,7 +82,7 @@ export class ApiServer {
     this.clock = opts.clock ?? realClock;
     const rand = opts.rand ?? realRand;
     this.strategies = [...opts.strategies];
-    this.feed = new CacheFeed(opts.backend, opts.watchCacheEventWindow ?? DEFAULT_WATCH_CACHE_EVENT_WINDOW);
+    this.feed = new CacheFeed(opts.backend, this.clock, opts.watchCacheSizing);
     const caches = new Map<string, WatchCache>();
     let lifecycle: NamespaceLifecycle | undefined;
     for (const strategy of this.strategies) {
@@ -277,13 +279,17 @@ export class ApiServer {
     }
   }
 
-  /** Every 5 minutes: compact storage up to currentRevision − 1000. */
+  /**
+   * Every 5 minutes: compact storage up to currentRevision − 1000, then drop the same history from the
+   * watch caches, so a watch from a compacted revision gets 410 Expired whether storage or the cache
+   * would have served it.
+   */
   private scheduleCompaction(): void {
     if (this.closed) return;
     this.compactionTimer = this.clock.setTimer(COMPACTION_INTERVAL_MS, () => {
       const backend = this.opts.backend;
       const target = backend.currentRevision() - COMPACTION_MIN_RETAIN;
-      const run = target > backend.compactedRevision() ? backend.compact(target) : Promise.resolve();
+      const run = target > backend.compactedRevision() ? backend.compact(target).then(() => this.feed.compacted(target)) : Promise.resolve();
       // A failed compaction is retried at the next interval, as upstream's compactor does.
       run.catch(() => undefined).finally(() => this.scheduleCompaction());
     });

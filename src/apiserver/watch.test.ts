@@ -4,8 +4,8 @@ import type { RestRequest, WatchEvent } from '../client/transport.js';
 import type { KubeObject } from '../api/index.js';
 import { StatusError } from '../machinery/errors/index.js';
 import { flushAsync } from '../util/clock/index.js';
-import { newTestServer, type TestServer } from './testing/fixtures.js';
-import { serializedJSON } from './index.js';
+import { newTestServer, rejectsWithStatus, type TestServer } from './testing/fixtures.js';
+import { COMPACTION_INTERVAL_MS, COMPACTION_MIN_RETAIN, serializedJSON } from './index.js';
 
 interface Recorder {
   events: WatchEvent[];
@@ -100,20 +100,13 @@ describe('watch', () => {
     w.stop();
   });
 
-  test('a resourceVersion older than the cache window falls back to storage; after compaction it is 410', async () => {
-    const t = await newTestServer({ watchCacheEventWindow: 2 });
+  test('a resourceVersion older than the watch-cache window is 410 Expired, as upstream\'s cacher answers', async () => {
+    const t = await newTestServer({ watchCacheSizing: { lowerBound: 2, upperBound: 2 } });
     const a = await create(t, 'a');
     const rv = a.metadata?.resourceVersion ?? '';
     for (const n of ['b', 'c', 'd']) await create(t, n);
-    const w = watchWidgets(t, { resourceVersion: rv });
-    await flushAsync();
-    assert.deepEqual(w.events.map((e) => (e.object as KubeObject).metadata?.name), ['b', 'c', 'd']);
-    await create(t, 'e');
-    await flushAsync();
-    assert.deepEqual(w.events.map((e) => (e.object as KubeObject).metadata?.name), ['b', 'c', 'd', 'e']);
-    w.stop();
-
-    await t.backend.compact(t.backend.currentRevision() - 1);
+    // Storage still has every revision; the window holds only c and d, so b is out of reach.
+    assert.equal(t.backend.compactedRevision(), 0);
     const old = watchWidgets(t, { resourceVersion: rv });
     await flushAsync();
     assert.equal(old.events.length, 0);
@@ -121,7 +114,47 @@ describe('watch', () => {
     assert.ok(err instanceof StatusError);
     assert.equal(err.code, 410);
     assert.equal(err.reason, 'Expired');
-    assert.equal(err.message, `too old resource version: ${rv} (${t.backend.compactedRevision()})`);
+    const b = await getWidget(t, 'b');
+    assert.equal(err.message, `too old resource version: ${rv} (${(b as KubeObject).metadata?.resourceVersion})`);
+    // From the oldest resumable revision the window has everything.
+    const w = watchWidgets(t, { resourceVersion: String((b as KubeObject).metadata?.resourceVersion) });
+    await flushAsync();
+    assert.deepEqual(w.events.map((e) => (e.object as KubeObject).metadata?.name), ['c', 'd']);
+    w.stop();
+  });
+
+  test('after the 5-minute compaction a watch from before the compacted revision is 410, though the window still held it', async () => {
+    const t = await newTestServer();
+    const a = await create(t, 'a');
+    const rv = a.metadata?.resourceVersion ?? '';
+    await create(t, 'b');
+    const page = await t.server.handle({ verb: 'list', group: 'example.com', version: 'v1', resource: 'widgets', namespace: 'default', query: { limit: '1' } });
+    const token = (page.body as { metadata: { continue?: string } }).metadata.continue ?? '';
+    assert.notEqual(token, '');
+    for (let i = 0; i < COMPACTION_MIN_RETAIN + 5; i++) await patchLabels(t, 'b', { n: String(i) });
+    await t.clock.stepAsync(COMPACTION_INTERVAL_MS);
+    await flushAsync();
+    const compacted = t.backend.compactedRevision();
+    assert.equal(compacted, t.backend.currentRevision() - COMPACTION_MIN_RETAIN);
+    assert.ok(Number(rv) < compacted);
+
+    const old = watchWidgets(t, { resourceVersion: rv });
+    await flushAsync();
+    assert.deepEqual(old.events, []);
+    assert.ok(old.closed?.err instanceof StatusError);
+    assert.equal(old.closed.err.code, 410);
+    assert.equal(old.closed.err.message, `too old resource version: ${rv} (${compacted})`);
+    // A watch from the compacted revision itself has every later change (as storage's own watch).
+    const ok = watchWidgets(t, { resourceVersion: String(compacted) });
+    await flushAsync();
+    assert.equal(ok.closed, undefined);
+    assert.equal(ok.events.length, COMPACTION_MIN_RETAIN);
+    ok.stop();
+
+    const list = (query: Record<string, string>) => t.server.handle({ verb: 'list', group: 'example.com', version: 'v1', resource: 'widgets', namespace: 'default', query });
+    await rejectsWithStatus(list({ resourceVersion: rv, resourceVersionMatch: 'Exact' }), 410, 'The resourceVersion for the provided list is too old.');
+    const expired = await rejectsWithStatus(list({ continue: token, limit: '1' }), 410, /^The provided continue parameter is too old/);
+    assert.ok(expired.status.metadata?.continue, 'a token to continue inconsistently at the current revision');
   });
 
   test('a resourceVersion beyond the newest is 504 through onClose', async () => {

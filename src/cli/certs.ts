@@ -7,11 +7,12 @@
  */
 import 'reflect-metadata'; // @peculiar/x509 resolves its providers through tsyringe, which needs it
 import { webcrypto } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isIP } from 'node:net';
 import * as x509 from '@peculiar/x509';
 import type { Clock } from '../util/clock/index.js';
+import { makePrivate, writePrivateFile } from './private-files.js';
 
 /** PEM-encoded serving material. */
 export interface ServingCerts {
@@ -42,11 +43,13 @@ function serial(): string {
 /**
  * Loads `ca.crt`, `server.crt` and `server.key` from `dataDir`, or generates and writes them. The
  * server certificate's subject alternative names cover `hosts` plus the loopback names; an existing
- * certificate is regenerated when it lacks one of them.
+ * certificate is regenerated when it lacks one of them. Every file is mode 0600 (existing ones are
+ * chmodded).
  */
 export async function loadOrCreateServingCerts(dataDir: string, hosts: string[], clock: Clock): Promise<ServingCerts> {
   const paths = { ca: join(dataDir, 'ca.crt'), cert: join(dataDir, 'server.crt'), key: join(dataDir, 'server.key'), caKey: join(dataDir, 'ca.key') };
   const names = [...new Set(['127.0.0.1', '::1', 'localhost', ...hosts.filter((h) => h !== '0.0.0.0' && h !== '::')])];
+  makePrivate(...Object.values(paths));
   if (existsSync(paths.ca) && existsSync(paths.cert) && existsSync(paths.key)) {
     const cert = readFileSync(paths.cert, 'utf8');
     const san = new x509.X509Certificate(cert).getExtension(x509.SubjectAlternativeNameExtension);
@@ -92,9 +95,9 @@ export async function loadOrCreateServingCerts(dataDir: string, hosts: string[],
     cert: server.toString('pem') + '\n',
     key: pemKey(await webcrypto.subtle.exportKey('pkcs8', serverKeys.privateKey)),
   };
-  writeFileSync(paths.ca, out.caCert);
-  writeFileSync(paths.caKey, pemKey(await webcrypto.subtle.exportKey('pkcs8', (caKeys).privateKey)), { mode: 0o600 });
-  writeFileSync(paths.cert, out.cert);
-  writeFileSync(paths.key, out.key, { mode: 0o600 });
+  writePrivateFile(paths.ca, out.caCert);
+  writePrivateFile(paths.caKey, pemKey(await webcrypto.subtle.exportKey('pkcs8', caKeys.privateKey)));
+  writePrivateFile(paths.cert, out.cert);
+  writePrivateFile(paths.key, out.key);
   return out;
 }

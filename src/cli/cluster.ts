@@ -4,12 +4,14 @@
  * knows concrete implementations (DESIGN.md "cli is the only place that wires concrete parts together");
  * `kubeplane up` and the benchmarks both start clusters through {@link startCluster}.
  */
-import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { newBackend } from '../storage/index.js';
 import type { Backend } from '../storage/interface.js';
+import { TransformingBackend } from '../storage/value/index.js';
+import { loadEncryptionConfig } from '../apiserver/encryption/index.js';
 import { ApiServer, serializedJSON } from '../apiserver/index.js';
 import { servedStrategies } from '../apiserver/registry/resources/index.js';
 import { startHttpServer } from '../apiserver/http/index.js';
@@ -31,6 +33,7 @@ import { NodeSimulator, defaultStages } from '../nodes/index.js';
 import { realClock, type Clock } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { loadOrCreateServingCerts } from './certs.js';
+import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files.js';
 
 /** Options of {@link startControlPlane}. */
 export interface ControlPlaneOptions {
@@ -189,6 +192,11 @@ export interface ClusterOptions {
   podStartDelayMs?: number;
   /** Also have the tainted `control-plane` node (see {@link ControlPlaneOptions.controlPlaneNode}). */
   controlPlaneNode?: boolean;
+  /**
+   * Path of an `EncryptionConfiguration` file (kube-apiserver's `--encryption-provider-config`): the
+   * resources it names are stored encrypted. An invalid file fails the start with upstream's message.
+   */
+  encryptionProviderConfig?: string;
   clock?: Clock;
   rand?: Rand;
   logger: Logger;
@@ -208,16 +216,22 @@ export interface Cluster extends ControlPlane {
 
 /**
  * Starts `kubeplane up`: storage under `dataDir`, the control plane, and the HTTP API server with a
- * bearer token and a kubeconfig that kubectl and @kubernetes/client-node accept.
+ * bearer token and a kubeconfig that kubectl and @kubernetes/client-node accept. The data directory is
+ * made 0700 and every file in it 0600 (./private-files.ts). With `encryptionProviderConfig`, storage is
+ * wrapped in a TransformingBackend that encrypts the configured resources; the file is loaded before
+ * anything else starts, so a bad one fails with nothing touched.
  */
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const clock = opts.clock ?? realClock;
   const rand = opts.rand ?? realRand;
   const log = opts.logger;
+  const encryption = opts.encryptionProviderConfig === undefined ? undefined : loadEncryptionConfig(opts.encryptionProviderConfig);
   const dataDir = resolve(opts.dataDir ?? '.kubeplane');
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const datastore = opts.datastore ?? 'sqlite';
-  const backend: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db') }) : newBackend({ type: 'memory' });
+  const stored: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db') }) : newBackend({ type: 'memory' });
+  const backend = encryption ? new TransformingBackend(stored, encryption.transformerForKey) : stored;
+  if (encryption) log.info({ resources: encryption.resources }, 'encryption at rest enabled');
 
   const plane = await startControlPlane({
     backend,
@@ -280,11 +294,14 @@ async function ensureNodes(api: ApiServer, nodes: NodeSimulator, count: number, 
   }
 }
 
-/** The bearer token lives beside the database so a restart keeps existing kubeconfigs working. */
+/** The bearer token lives beside the database so a restart keeps existing kubeconfigs working; mode 0600. */
 function loadOrCreateToken(dataDir: string, rand: Rand): string {
   const path = join(dataDir, 'token');
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  if (existsSync(path)) {
+    makePrivate(path);
+    return readFileSync(path, 'utf8').trim();
+  }
   const token = rand.uuid().replaceAll('-', '');
-  writeFileSync(path, `${token}\n`, { mode: 0o600 });
+  writePrivateFile(path, `${token}\n`);
   return token;
 }

@@ -33,8 +33,9 @@ program
   }, 'sqlite')
   .option('--pod-start-delay <ms>', 'how long a simulated kubelet takes to start a pod, in ms', intArg(0))
   .option('--control-plane-node', 'also run a node "control-plane" labelled node-role.kubernetes.io/control-plane and tainted NoSchedule, as kind/kubeadm clusters have')
+  .option('--encryption-provider-config <file>', 'EncryptionConfiguration (apiserver.config.k8s.io/v1, YAML or JSON): store the resources it names encrypted (aesgcm, aescbc, secretbox, identity)')
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
-  .action(async (o: { nodes: number; port: number; host: string; dataDir: string; datastore: 'sqlite' | 'memory'; podStartDelay?: number; controlPlaneNode?: boolean; logLevel: string }) => {
+  .action(async (o: { nodes: number; port: number; host: string; dataDir: string; datastore: 'sqlite' | 'memory'; podStartDelay?: number; controlPlaneNode?: boolean; encryptionProviderConfig?: string; logLevel: string }) => {
     const logger = createLogger(o.logLevel);
     const cluster = await startCluster({
       nodes: o.nodes,
@@ -44,6 +45,7 @@ program
       datastore: o.datastore,
       controlPlaneNode: o.controlPlaneNode === true,
       ...(o.podStartDelay === undefined ? {} : { podStartDelayMs: o.podStartDelay }),
+      ...(o.encryptionProviderConfig === undefined ? {} : { encryptionProviderConfig: o.encryptionProviderConfig }),
       logger,
     });
     process.stdout.write(

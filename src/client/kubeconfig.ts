@@ -13,7 +13,7 @@
  * current-context: kubeplane
  * ```
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import YAML from 'yaml';
 
@@ -33,7 +33,8 @@ export interface KubeconfigConnection {
  * `kubeplane`), and makes it current. `caData` is PEM (stored base64-encoded as
  * `certificate-authority-data`). An `http://` server gets `insecure-skip-tls-verify: true`, without
  * which @kubernetes/client-node refuses plain HTTP. Creates the parent directory; the file is mode 0600
- * (it holds a credential).
+ * (it holds a credential), also when it existed with another mode (`writeFileSync`'s mode only applies
+ * to a file it creates).
  */
 export function writeKubeconfig(
   path: string,
@@ -56,6 +57,7 @@ export function writeKubeconfig(
   };
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, YAML.stringify(config), { mode: 0o600 });
+  chmodSync(path, 0o600);
 }
 
 /** The `field` of the entry named `name` in a kubeconfig list (`{name, cluster: {...}}`); undefined when absent. */

@@ -22,6 +22,18 @@ export interface KeyValue {
   createRevision: number;
   /** Revision of this version (for a deletion event: the revision of the delete). */
   modRevision: number;
+  /**
+   * Set (true) only by a value-transforming wrapper (storage/value) when the stored value was written
+   * by a transformer that no longer writes (an old key or provider): the value should be rewritten even
+   * if it did not change, as upstream's `TransformFromStorage` reports `stale`. Absent otherwise.
+   */
+  stale?: boolean;
+  /**
+   * Set only by a value-transforming wrapper when the stored value could not be transformed back (no
+   * key for it, tampered data): why, in upstream's words. `value` is then the raw stored text, which
+   * must not be decoded; reads of this key fail with a 500 InternalError carrying this message.
+   */
+  readError?: string;
 }
 
 /** A change delivered by {@link Backend.watch}. */

@@ -8,6 +8,8 @@
  * stream is that notification).
  */
 import type { Backend, WatchHandle, WatchEvent as StorageEvent } from '../../storage/interface.js';
+import type { Clock } from '../../util/clock/index.js';
+import type { EventWindowSizing } from './event-window.js';
 import { WatchCache } from './watch-cache.js';
 
 /** The key prefix all resources live under. */
@@ -33,15 +35,19 @@ export class CacheFeed {
   private observed = 0;
   private waiters: Waiter[] = [];
 
-  /** @param capacity ring size of each cache (recent changes a watch can resume from) */
+  /**
+   * @param clock times the changes, for sizing each cache's event window
+   * @param sizing bounds of each cache's event window (recent changes a watch can resume from)
+   */
   constructor(
     private readonly backend: Backend,
-    private readonly capacity: number,
+    private readonly clock: Clock,
+    private readonly sizing: EventWindowSizing = {},
   ) {}
 
   /** Creates the cache of a resource prefix (before {@link start}). */
   addCache(prefix: string): WatchCache {
-    const cache = new WatchCache(prefix, this.capacity, () => this.observed);
+    const cache = new WatchCache(prefix, () => this.observed, this.clock, this.sizing);
     this.caches.set(prefix, cache);
     return cache;
   }
@@ -71,6 +77,14 @@ export class CacheFeed {
   waitUntilFresh(rv: number): Promise<void> {
     if (this.observed >= rv) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ rv, resolve }));
+  }
+
+  /**
+   * Tells every cache that storage compacted its history up to `revision`: the caches drop their
+   * changes at or below it, so watches from before it get 410 Expired as storage would answer.
+   */
+  compacted(revision: number): void {
+    for (const cache of this.caches.values()) cache.compact(revision);
   }
 
   /** Stops the storage watch and ends every watcher. */

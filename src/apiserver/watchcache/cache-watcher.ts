@@ -55,7 +55,7 @@ export interface CacheWatcherOptions {
   detach: () => void;
 }
 
-/** A running watch fed by a watch cache or by a storage watch. */
+/** A running watch fed by a watch cache. */
 export class CacheWatcher {
   private closed = false;
   private bookmarkTimer: Timer | undefined;
@@ -123,11 +123,13 @@ export class CacheWatcher {
   }
 }
 
+/** A frozen shallow copy of the frozen `obj` with `metadata.resourceVersion` = `rv`. */
+export function withResourceVersion(obj: KubeObject, rv: number): KubeObject {
+  return Object.freeze({ ...obj, metadata: Object.freeze({ ...obj.metadata, resourceVersion: String(rv) }) });
+}
+
 /** `ev.prevObject` with `ev`'s resourceVersion, built once per event and shared by every watcher. */
 function prevAtRv(ev: CacheEvent): KubeObject {
-  if (!ev.prevAtRv) {
-    const prev = ev.prevObject as KubeObject;
-    ev.prevAtRv = Object.freeze({ ...prev, metadata: Object.freeze({ ...prev.metadata, resourceVersion: String(ev.rv) }) });
-  }
+  ev.prevAtRv ??= withResourceVersion(ev.prevObject as KubeObject, ev.rv);
   return ev.prevAtRv;
 }

@@ -1,24 +1,52 @@
 /**
  * The watch cache of one resource (upstream's `watchCache`, k8s.io/apiserver/pkg/storage/cacher/
  * watch_cache.go): the current objects, decoded once and deep-frozen, shared by every list, get and
- * watcher; and a ring buffer of the most recent changes, from which a watch resumes at a
- * resourceVersion without touching storage.
+ * watcher; and the most recent changes ({@link EventWindow}, sized as upstream sizes its buffer), from
+ * which a watch resumes at a resourceVersion. A watch from before the window gets 410 Expired, as
+ * from upstream's cacher; storage is never asked for older history.
  *
  * The cache is fed by {@link CacheFeed} (one storage watch for all resources) through
  * {@link WatchCache.apply}, which updates the objects and hands the change to every registered watcher
  * synchronously, so a watcher registered in the same synchronous step as a snapshot or a replay sees
  * every later change exactly once.
+ *
+ * **Unreadable values.** A stored value that cannot be decoded (one a value transformer could not
+ * decrypt, or that is not JSON) never stops the cache: the key is left out of lists and watches (a
+ * watcher that had the object sees it DELETED, so watches agree with lists), and a GET of it answers
+ * the 500 InternalError upstream's storage gives for that object ({@link WatchCache.readError}). A
+ * later readable write or the key's deletion clears that. (Upstream's cacher cannot start a resource
+ * holding such an object; keeping the rest of the resource served is ours.)
  */
 import type { KubeObject } from '../../api/index.js';
 import type { KeyValue, WatchEvent as StorageEvent } from '../../storage/interface.js';
+import { StatusError, newInternalError } from '../../machinery/errors/index.js';
 import { deepFreeze } from '../../machinery/meta/index.js';
-import type { CacheEvent, CacheWatcher } from './cache-watcher.js';
+import type { Clock } from '../../util/clock/index.js';
+import { withResourceVersion, type CacheEvent, type CacheWatcher } from './cache-watcher.js';
+import { EventWindow, type EventWindowSizing } from './event-window.js';
 
-/** Decodes a stored value into a frozen object whose `metadata.resourceVersion` is `kv.modRevision`. */
+/**
+ * Decodes a stored value into a frozen object whose `metadata.resourceVersion` is `kv.modRevision`.
+ * @throws StatusError 500 InternalError `Internal error occurred: <why>` when the value could not be
+ *   read back from storage (`kv.readError`, e.g. no key to decrypt it) or is not a JSON object, as
+ *   upstream's store answers a transform or decode failure of one object
+ */
 export function decodeObject(kv: KeyValue): KubeObject {
-  const obj = JSON.parse(kv.value) as KubeObject;
+  if (kv.readError !== undefined) throw newInternalError(kv.readError);
+  let obj: KubeObject;
+  try {
+    obj = JSON.parse(kv.value) as KubeObject;
+  } catch (err) {
+    throw newInternalError(`unable to decode ${JSON.stringify(kv.key)}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (typeof obj !== 'object' || obj === null) throw newInternalError(`unable to decode ${JSON.stringify(kv.key)}: not an object`);
   obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
   return deepFreeze(obj);
+}
+
+/** The 500 a failed {@link decodeObject} throws (anything else thrown becomes one). */
+function asReadError(err: unknown): StatusError {
+  return err instanceof StatusError ? err : newInternalError(err instanceof Error ? err.message : String(err));
 }
 
 /** The current objects and recent changes under one resource prefix, e.g. `/registry/apps/deployments/`. */
@@ -26,34 +54,40 @@ export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
   /** The keys of `objects`, sorted; rebuilt lazily after a create or delete. */
   private sortedKeys: string[] | undefined;
-  private readonly ring: (CacheEvent | undefined)[];
-  private head = 0;
-  private size = 0;
-  /** Every change with revision above this one is in the ring. */
-  private windowStart = 0;
+  private readonly window: EventWindow;
+  /** Keys whose stored value cannot be read, and the error a GET of them answers. */
+  private readonly unreadable = new Map<string, StatusError>();
   /** The revision of the listing that primed the cache; changes at or below it are already in `objects`. */
   private primedAt = 0;
   private readonly watchers = new Set<CacheWatcher>();
 
   /**
    * @param prefix the resource's key prefix, ending in `/`
-   * @param capacity how many recent changes the ring keeps
    * @param observed the revision up to which the feed has delivered every change (all resources)
+   * @param clock times the changes, for sizing the event window
+   * @param sizing bounds of the event window (default: upstream's)
    */
   constructor(
     readonly prefix: string,
-    capacity: number,
     private readonly observed: () => number,
+    clock: Clock,
+    sizing: EventWindowSizing = {},
   ) {
-    this.ring = new Array<CacheEvent | undefined>(Math.max(1, capacity));
+    this.window = new EventWindow(clock, sizing);
   }
 
   /** Loads the objects listed at `revision`. */
   prime(kvs: readonly KeyValue[], revision: number): void {
-    for (const kv of kvs) this.objects.set(kv.key, decodeObject(kv));
+    for (const kv of kvs) {
+      try {
+        this.objects.set(kv.key, decodeObject(kv));
+      } catch (err) {
+        this.unreadable.set(kv.key, asReadError(err));
+      }
+    }
     this.sortedKeys = undefined;
     this.primedAt = revision;
-    this.windowStart = revision;
+    this.window.reset(revision);
   }
 
   /** The revision this cache is current at: every change up to it has been applied. */
@@ -61,9 +95,19 @@ export class WatchCache {
     return Math.max(this.primedAt, this.observed());
   }
 
-  /** The oldest revision a watch can resume from out of the ring (older ones need storage). */
+  /** The oldest revision a watch can resume from (older ones get 410 Expired). */
   get oldestResumableRevision(): number {
-    return this.windowStart;
+    return this.window.oldestResumableRevision;
+  }
+
+  /** The event window's current capacity, in events (for tests and metrics). */
+  get eventWindowCapacity(): number {
+    return this.window.capacity;
+  }
+
+  /** Drops the buffered changes at or below `revision`, which storage has compacted. */
+  compact(revision: number): void {
+    this.window.compact(revision);
   }
 
   /** Number of cached objects under `prefix` (the whole resource by default). */
@@ -74,9 +118,14 @@ export class WatchCache {
     return n;
   }
 
-  /** The current object at `key`. */
+  /** The current object at `key` (undefined also when its value is unreadable: see {@link readError}). */
   get(key: string): KubeObject | undefined {
     return this.objects.get(key);
+  }
+
+  /** The 500 a read of `key` answers when its stored value cannot be read (see the module comment). */
+  readError(key: string): StatusError | undefined {
+    return this.unreadable.get(key);
   }
 
   /** Current `[key, object]` pairs under `prefix`, in key order. */
@@ -100,22 +149,10 @@ export class WatchCache {
 
   /**
    * The buffered changes with revision > `rv`, in order; undefined when some of them have already left
-   * the ring (`rv` < {@link oldestResumableRevision}).
+   * the window (`rv` < {@link oldestResumableRevision}).
    */
   eventsAfter(rv: number): CacheEvent[] | undefined {
-    if (rv < this.windowStart) return undefined;
-    const cap = this.ring.length;
-    // Binary search over the logical ring positions for the first event with revision > rv.
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.ring[(this.head + mid) % cap] as CacheEvent).rv <= rv) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: CacheEvent[] = [];
-    for (let i = lo; i < this.size; i++) out.push(this.ring[(this.head + i) % cap] as CacheEvent);
-    return out;
+    return this.window.eventsAfter(rv);
   }
 
   /** Applies one storage change and offers it to every watcher. */
@@ -123,20 +160,43 @@ export class WatchCache {
     const { kv } = sev;
     if (kv.modRevision <= this.primedAt) return;
     const prev = this.objects.get(kv.key);
-    const object = decodeObject(kv);
+    let object: KubeObject | undefined;
+    try {
+      object = decodeObject(kv);
+    } catch (err) {
+      if (sev.type !== 'delete') return this.becameUnreadable(kv.key, asReadError(err), prev, kv.modRevision);
+    }
+    this.unreadable.delete(kv.key);
     let ev: CacheEvent;
     if (sev.type === 'delete') {
+      // The last state at the delete's revision; from the cache when the stored one is unreadable.
+      object ??= prev && withResourceVersion(prev, kv.modRevision);
+      if (!object) return;
       this.objects.delete(kv.key);
       this.sortedKeys = undefined;
       ev = { type: 'DELETED', key: kv.key, object, rv: kv.modRevision };
       ev.prevObject = prev ?? object;
     } else {
+      if (!object) return; // not reached: an unreadable write returned above
       if (!prev) this.sortedKeys = undefined;
       this.objects.set(kv.key, object);
       ev = { type: prev ? 'MODIFIED' : 'ADDED', key: kv.key, object, rv: kv.modRevision };
       if (prev) ev.prevObject = prev;
     }
-    this.push(ev);
+    this.emit(ev);
+  }
+
+  /** A write stored a value that cannot be read: reads of the key fail, and it leaves lists and watches. */
+  private becameUnreadable(key: string, err: StatusError, prev: KubeObject | undefined, rv: number): void {
+    this.unreadable.set(key, err);
+    if (!prev) return;
+    this.objects.delete(key);
+    this.sortedKeys = undefined;
+    this.emit({ type: 'DELETED', key, object: withResourceVersion(prev, rv), prevObject: prev, rv });
+  }
+
+  private emit(ev: CacheEvent): void {
+    this.window.push(ev);
     for (const w of this.watchers) w.offer(ev);
   }
 
@@ -152,18 +212,6 @@ export class WatchCache {
   /** Ends every watcher (server shutting down). */
   closeWatchers(): void {
     for (const w of [...this.watchers]) w.close();
-  }
-
-  private push(ev: CacheEvent): void {
-    const cap = this.ring.length;
-    if (this.size === cap) {
-      this.windowStart = (this.ring[this.head] as CacheEvent).rv;
-      this.ring[this.head] = ev;
-      this.head = (this.head + 1) % cap;
-    } else {
-      this.ring[(this.head + this.size) % cap] = ev;
-      this.size++;
-    }
   }
 
   private keys(): string[] {

@@ -46,7 +46,7 @@ import {
 import { countPrefix, keyAfter, listStart, page, prefixEnd } from '../internal/keys.js';
 import { SortedMap } from '../internal/sorted-map.js';
 import { WatchHub } from '../internal/watch-hub.js';
-import { MAX_KEY, openDatabase, rowToEvent, rowToKeyValue } from './schema.js';
+import { MAX_KEY, openDatabase, reclaimSpace, rowToEvent, rowToKeyValue } from './schema.js';
 import type { Statements } from './schema.js';
 import type Database from 'better-sqlite3';
 
@@ -194,8 +194,10 @@ export class SqliteBackend implements Backend {
   /**
    * Deletes, in its own transaction, the rows superseded by a row <= `revision` and the tombstones
    * <= `revision` (kine's compaction); live rows stay. Commits an open batch first (whose writes are
-   * above `revision`, so a failure there is theirs to report, not the compaction's). A `revision` at
-   * or below the compacted one is a no-op; above the current one throws `FutureRevision`.
+   * above `revision`, so a failure there is theirs to report, not the compaction's). Then gives the
+   * freed space back to the file system (incremental vacuum and a truncating WAL checkpoint, see
+   * `reclaimSpace` in ./schema.ts): the file shrinks as history is compacted. A `revision` at or
+   * below the compacted one is a no-op; above the current one throws `FutureRevision`.
    */
   compact(revision: number): Promise<void> {
     return settle(() => {
@@ -212,6 +214,7 @@ export class SqliteBackend implements Backend {
         })
         .immediate();
       this.compacted = revision;
+      reclaimSpace(this.db);
     });
   }
 

@@ -13,6 +13,7 @@
  * lookups on it; history and compaction scan rowid ranges, which need no index.
  */
 
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { KeyValue, WatchEvent } from '../interface.js';
 
@@ -88,16 +89,49 @@ export interface Statements {
 }
 
 /**
+ * The WAL file is truncated back to this size (bytes) whenever a checkpoint resets it (SQLite's
+ * `journal_size_limit`): twice what the default auto-checkpoint (1000 pages of 4 KiB) lets it reach, so
+ * the steady-state WAL is reused in place, while the one a large batch or a compaction blew up does
+ * not keep its size on disk.
+ */
+export const JOURNAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/** Owner read/write only: the database holds every object, Secrets included. */
+const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Creates the database file with mode 0600 if it is missing, and sets 0600 on one that exists (an
+ * older kubeplane left it 0644). SQLite creates the `-wal` and `-shm` files with the database file's
+ * permissions (os_unix.c `findCreateFileMode`), so they are private too; ones left by an older run are
+ * chmodded after the open.
+ */
+function makePrivate(path: string): void {
+  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+  chmodSync(path, PRIVATE_FILE_MODE);
+}
+
+/** `PRAGMA auto_vacuum` value of INCREMENTAL (0 is NONE, 1 FULL). */
+const AUTO_VACUUM_INCREMENTAL = 2;
+
+/**
  * Opens (creating if needed) the database at `path` (':memory:' allowed) with kine's SQLite settings:
  * WAL journal, synchronous=NORMAL (a commit is durable against a process crash, and against power
- * loss once the WAL is checkpointed), and a busy timeout.
+ * loss once the WAL is checkpointed), and a busy timeout; plus incremental auto-vacuum (see
+ * {@link ensureIncrementalAutoVacuum}) and {@link JOURNAL_SIZE_LIMIT_BYTES}, so compaction can give
+ * space back to the file system ({@link reclaimSpace}). The files are private to the owner (see
+ * {@link makePrivate}).
  */
 export function openDatabase(path: string): { db: Database.Database; stmts: Statements } {
+  const onDisk = path !== '' && !path.startsWith(':');
+  if (onDisk) makePrivate(path);
   const db = new Database(path);
+  ensureIncrementalAutoVacuum(db);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 30000');
+  db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
   db.exec(DDL);
+  if (onDisk) for (const file of [`${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
   const stmts: Statements = {
     insert: db.prepare(
       'INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -125,6 +159,30 @@ export function openDatabase(path: string): { db: Database.Database; stmts: Stat
     deleteTombstones: db.prepare('DELETE FROM kine WHERE id > ? AND id <= ? AND deleted = 1'),
   };
   return { db, stmts };
+}
+
+/**
+ * Switches the database to `auto_vacuum = INCREMENTAL`, under which freed pages stay on a free list
+ * that `PRAGMA incremental_vacuum` returns to the file system (without it SQLite reuses free pages but
+ * never shrinks the file). The mode must be chosen before the first table is created; a database made
+ * by an older kubeplane (mode NONE) is rebuilt once with `VACUUM` to switch (a full copy, done at open).
+ */
+function ensureIncrementalAutoVacuum(db: Database.Database): void {
+  if (db.pragma('auto_vacuum', { simple: true }) === AUTO_VACUUM_INCREMENTAL) return;
+  db.pragma('auto_vacuum = INCREMENTAL');
+  const tables = db.prepare<[], number>("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").pluck().get() ?? 0;
+  if (tables > 0) db.exec('VACUUM');
+}
+
+/**
+ * Gives the pages a compaction freed back to the file system: `PRAGMA incremental_vacuum` moves them
+ * off the end of the database file, and `PRAGMA wal_checkpoint(TRUNCATE)` copies the WAL into the
+ * database and truncates the WAL to zero bytes. Runs outside any transaction (the backend calls it
+ * right after the compaction commits, when no batch is open).
+ */
+export function reclaimSpace(db: Database.Database): void {
+  db.exec('PRAGMA incremental_vacuum');
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 /** The watch event a row records (see the module comment for the columns). */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -16,6 +16,19 @@ const dir = mkdtempSync(join(tmpdir(), 'kubeplane-sqlite-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const tempPath = () => join(dir, `state-${++files}.db`);
+
+/** Bytes of the database file plus its WAL. */
+const fileSize = (path: string): number => [path, `${path}-wal`].reduce((n, p) => n + (existsSync(p) ? statSync(p).size : 0), 0);
+
+/** `PRAGMA auto_vacuum` of the file at `path` (0 NONE, 1 FULL, 2 INCREMENTAL). */
+function autoVacuumOf(path: string): unknown {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.pragma('auto_vacuum', { simple: true });
+  } finally {
+    db.close();
+  }
+}
 
 describe('SqliteBackend', () => {
   test('state, revision and compacted revision survive close and reopen', async () => {
@@ -156,5 +169,67 @@ describe('SqliteBackend', () => {
     await flushAsync();
     assert.deepEqual(events.map((e) => e.kv.modRevision), [1, 2], 'watchers never saw the rolled-back writes');
     await b.close();
+  });
+
+  test('compaction gives the space back: 20,000 updates of one key, compact, and the file (db + WAL) is back near its start size', async () => {
+    const path = tempPath();
+    const b = new SqliteBackend({ path });
+    const value = (i: number): string =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: 'default', annotations: { n: String(i) } }, data: { payload: 'x'.repeat(900) } });
+    const key = '/registry/core/configmaps/default/big';
+    let rev = (await b.create(key, value(0))).modRevision;
+    const start = fileSize(path);
+    // 200 commits of 100 updates each (one tick's writes share a transaction and see each other).
+    for (let i = 1; i <= 20_000; i += 100) {
+      const writes: Promise<unknown>[] = [];
+      for (let j = 0; j < 100; j++) writes.push(b.update(key, value(i + j), rev++));
+      await Promise.all(writes);
+    }
+    const peak = fileSize(path);
+    assert.ok(peak > 40 * 1024 * 1024, `20,000 versions of ~1 KB (value and old value) take room: ${peak} bytes`);
+    await b.compact(b.currentRevision());
+    const after = fileSize(path);
+    assert.ok(after < 4 * start, `back near the start size: ${after} bytes after, ${start} at the start, ${peak} at the peak`);
+    assert.equal(existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0, 0, 'the WAL is checkpointed and truncated');
+    assert.equal((await b.get(key))?.value, value(20_000));
+    await b.close();
+  });
+
+  test('a new database uses incremental auto-vacuum; one made without it is switched (VACUUM) at open, data intact', async () => {
+    const fresh = tempPath();
+    await new SqliteBackend({ path: fresh }).close();
+    assert.equal(autoVacuumOf(fresh), 2);
+
+    const old = tempPath();
+    const b1 = new SqliteBackend({ path: old });
+    await b1.create('/a/x', 'x1');
+    await b1.close();
+    const raw = new Database(old);
+    raw.pragma('auto_vacuum = NONE');
+    raw.exec('VACUUM');
+    raw.close();
+    assert.equal(autoVacuumOf(old), 0, 'as an older kubeplane left it');
+    const b2 = new SqliteBackend({ path: old });
+    assert.equal(autoVacuumOf(old), 2);
+    assert.deepEqual(await b2.get('/a/x'), { key: '/a/x', value: 'x1', createRevision: 1, modRevision: 1 });
+    await b2.close();
+  });
+
+  test('the database, its WAL and shared-memory files are private (0600), including ones an older run left 0644', async () => {
+    const mode = (p: string): number => statSync(p).mode & 0o777;
+    const path = tempPath();
+    const b = new SqliteBackend({ path });
+    await b.create('/a/x', 'secret');
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) assert.equal(mode(file), 0o600, file);
+    await b.close();
+
+    const old = tempPath();
+    await new SqliteBackend({ path: old }).close();
+    chmodSync(old, 0o644);
+    writeFileSync(`${old}-wal`, '', { mode: 0o644 }); // as a crash leaves it
+    chmodSync(`${old}-wal`, 0o644);
+    const b2 = new SqliteBackend({ path: old });
+    for (const file of [old, `${old}-wal`]) assert.equal(mode(file), 0o600, file);
+    await b2.close();
   });
 });

@@ -36,7 +36,7 @@ import type { Backend, KeyValue } from '../../../storage/interface.js';
 import { StorageError } from '../../../storage/interface.js';
 import { formatTime, type Clock } from '../../../util/clock/index.js';
 import { randomString, type Rand } from '../../../util/random/index.js';
-import { CacheWatcher, type CacheEvent } from '../../watchcache/cache-watcher.js';
+import { CacheWatcher } from '../../watchcache/cache-watcher.js';
 import type { CacheFeed } from '../../watchcache/cache-feed.js';
 import { decodeObject, type WatchCache } from '../../watchcache/watch-cache.js';
 import type { ResourceStrategy } from '../strategy.js';
@@ -137,6 +137,17 @@ export function tooLargeResourceVersion(rv: number, current: number): StatusErro
   return err;
 }
 
+/**
+ * 410 Expired for a watch from before the watch cache's window (cacher/watch_cache.go
+ * `getAllEventsSinceLocked`): `oldest` is the oldest resourceVersion a watch can still start from.
+ */
+export function tooOldResourceVersion(rv: number, oldest: number): StatusError {
+  return newResourceExpired(`too old resource version: ${rv} (${oldest})`);
+}
+
+/** The 410 for a list at a compacted resourceVersion (etcd3/errors.go `expired`). */
+const LIST_EXPIRED = 'The resourceVersion for the provided list is too old.';
+
 /** The 410 for a continue token whose snapshot was compacted (etcd3 store `continueExpired`). */
 const CONTINUE_EXPIRED =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
@@ -148,6 +159,8 @@ interface State {
   rev: number;
   /** Read from storage just now (not from the possibly stale cache). */
   fresh: boolean;
+  /** Read from storage and stored by a transformer that no longer writes (an old encryption key): rewrite it. */
+  stale?: boolean;
 }
 
 /** What one GuaranteedUpdate attempt decided. */
@@ -201,12 +214,15 @@ export class Store {
     return this.opts.cache.get(this.keyFor(namespace, name));
   }
 
-  /** GET. `query.resourceVersion`: unset (consistent), `0` (any), N (at least N). */
+  /**
+   * GET. `query.resourceVersion`: unset (consistent), `0` (any), N (at least N). An object whose
+   * stored value cannot be read (not decryptable) is a 500 InternalError, as upstream's store answers.
+   */
   async get(namespace: string | undefined, name: string, query: Query): Promise<KubeObject> {
     const key = this.keyFor(namespace, name);
     await this.waitForResourceVersion(query.resourceVersion ?? '');
     const obj = this.opts.cache.get(key);
-    if (!obj) throw newNotFound(this.gr, name);
+    if (!obj) throw this.opts.cache.readError(key) ?? newNotFound(this.gr, name);
     return obj;
   }
 
@@ -290,8 +306,9 @@ export class Store {
       rev = res.revision;
       for (let i = 0; i < res.kvs.length; i++) {
         const kv = res.kvs[i] as KeyValue;
-        const obj = decodeObject(kv);
-        if (!pred.matches(obj)) continue;
+        // An unreadable value is left out, as the watch cache leaves it out of lists.
+        const obj = tryDecode(kv);
+        if (!obj || !pred.matches(obj)) continue;
         items.push(obj);
         lastKey = kv.key;
         if (limit > 0 && items.length === limit) {
@@ -311,8 +328,10 @@ export class Store {
 
   /**
    * WATCH. Request errors (bad options or selectors) throw synchronously; errors found while starting
-   * (410 Expired for a compacted resourceVersion, 504 for a future one) end the watch through
-   * `onClose(err)`. Events are delivered synchronously from the cache's feed.
+   * (410 Expired for a resourceVersion older than the watch cache's window or below storage's compacted
+   * revision, 504 for a future one) end the watch through `onClose(err)`. Events are delivered
+   * synchronously from the cache's feed; storage is never watched per request (upstream's cacher
+   * answers 410 too rather than reading etcd's history).
    */
   watch(namespace: string | undefined, query: Query, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream {
     const opts = parseListOptions(query, true);
@@ -361,14 +380,12 @@ export class Store {
       await this.opts.feed.waitUntilFresh(from);
       if (stopRequested) return closeOnce();
       const buffered = cache.eventsAfter(from);
-      if (buffered) {
-        const w = newWatcher(() => cache.revision, () => cache.removeWatcher(w));
-        watcher = w;
-        for (const ev of buffered) w.offer(ev);
-        if (!w.isClosed) cache.addWatcher(w);
-        return;
-      }
-      this.watchFromStorage(prefix, from, newWatcher, (w) => (watcher = w));
+      const oldest = Math.max(cache.oldestResumableRevision, this.opts.backend.compactedRevision());
+      if (!buffered || from < oldest) throw tooOldResourceVersion(from, oldest);
+      const w = newWatcher(() => cache.revision, () => cache.removeWatcher(w));
+      watcher = w;
+      for (const ev of buffered) w.offer(ev);
+      if (!w.isClosed) cache.addWatcher(w);
     };
     start().catch((err: unknown) => {
       if (watcher) watcher.close(err);
@@ -380,40 +397,6 @@ export class Store {
         if (watcher) watcher.close();
       },
     };
-  }
-
-  /**
-   * A watch from a revision older than the cache's ring: served by a storage watch of its own while
-   * storage still has the history, else 410 `too old resource version: <rv> (<oldest>)`.
-   */
-  private watchFromStorage(
-    prefix: string,
-    from: number,
-    newWatcher: (progress: () => number, detach: () => void) => CacheWatcher,
-    setWatcher: (w: CacheWatcher) => void,
-  ): void {
-    let last = from;
-    let handle: { stop(): void } | undefined;
-    const w = newWatcher(() => last, () => handle?.stop());
-    setWatcher(w);
-    try {
-      handle = this.opts.backend.watch(prefix, from, (events) => {
-        for (const sev of events) {
-          const object = decodeObject(sev.kv);
-          const ev: CacheEvent = { type: sev.type === 'create' ? 'ADDED' : sev.type === 'update' ? 'MODIFIED' : 'DELETED', key: sev.kv.key, object, rv: sev.kv.modRevision };
-          if (sev.prevKv) ev.prevObject = decodeObject(sev.prevKv);
-          else if (sev.type === 'delete') ev.prevObject = object;
-          last = sev.kv.modRevision;
-          w.offer(ev);
-        }
-      });
-    } catch (err) {
-      if (err instanceof StorageError && err.code === 'Compacted') {
-        throw newResourceExpired(`too old resource version: ${from} (${this.opts.backend.compactedRevision()})`);
-      }
-      throw this.storageError(err, '', from);
-    }
-    if (w.isClosed) handle.stop();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -502,7 +485,7 @@ export class Store {
       status.details = { ...status.details, retryAfterSeconds: 1 };
     }
     const existing = await this.opts.backend.get(key);
-    if (existing && decodeObject(existing).metadata?.deletionTimestamp) status.message = `object is being deleted: ${status.message ?? ''}`;
+    if (existing && tryDecode(existing)?.metadata?.deletionTimestamp) status.message = `object is being deleted: ${status.message ?? ''}`;
     return new StatusError(status);
   }
 
@@ -772,14 +755,18 @@ export class Store {
       }
       const obj = outcome.obj;
       if (state.obj && equalIgnoringResourceVersion(obj, state.obj)) {
+        let stale = state.stale === true;
         if (!state.fresh) {
           const fresh = await this.loadState(key, true);
           if (fresh.rev !== state.rev) {
             state = fresh;
             continue;
           }
+          stale = fresh.stale === true;
         }
-        return state.obj;
+        // Unchanged: no write, unless the stored value is stale (etcd3 store.go GuaranteedUpdate writes
+        // `!origState.stale && bytes.Equal(...)` only), so rewriting objects re-encrypts them with the new key.
+        if (!stale) return state.obj;
       }
       if (opts.dryRun) return deepFreeze(obj);
       try {
@@ -804,7 +791,7 @@ export class Store {
     if (!(err instanceof StorageError)) throw err;
     if (err.code !== 'Conflict' && err.code !== 'KeyNotFound' && err.code !== 'KeyExists') throw this.storageError(err, name);
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (err.code === 'Conflict' && err.current) return { obj: decodeObject(err.current), rev: err.current.modRevision, fresh: true };
+    if (err.code === 'Conflict' && err.current) return freshState(err.current);
     return this.loadState(key, true);
   }
 
@@ -814,7 +801,7 @@ export class Store {
       if (obj) return { obj, rev: Number(obj.metadata?.resourceVersion), fresh: false };
     }
     const kv = await this.opts.backend.get(key);
-    return kv ? { obj: decodeObject(kv), rev: kv.modRevision, fresh: true } : { obj: undefined, rev: 0, fresh: true };
+    return kv ? freshState(kv) : { obj: undefined, rev: 0, fresh: true };
   }
 
   /** storage `Preconditions.Check` → 409 Conflict `Precondition failed: …`. */
@@ -987,7 +974,10 @@ export class Store {
 
   // ---------------------------------------------------------------------------------------------
 
-  /** Maps a storage failure to a Status (KeyNotFound 404, KeyExists 409, Conflict 409, Compacted 410, FutureRevision 504). */
+  /**
+   * Maps a storage failure to a Status (KeyNotFound 404, KeyExists 409, Conflict 409, Compacted 410 as
+   * etcd3's `interpretListError`, FutureRevision 504).
+   */
   storageError(err: unknown, name: string, rv?: number): unknown {
     if (!(err instanceof StorageError)) return err;
     switch (err.code) {
@@ -998,12 +988,26 @@ export class Store {
       case 'Conflict':
         return newConflict(this.gr, name);
       case 'Compacted':
-        return newResourceExpired(`too old resource version: ${rv ?? 0} (${err.revision ?? this.opts.backend.compactedRevision()})`);
+        return newResourceExpired(LIST_EXPIRED);
       case 'FutureRevision':
         return tooLargeResourceVersion(rv ?? 0, err.revision ?? this.opts.backend.currentRevision());
       case 'Internal':
         return newInternalError(err.message);
     }
+  }
+}
+
+/** The state a storage read gives. @throws StatusError 500 when the value cannot be read (`decodeObject`) */
+function freshState(kv: KeyValue): State {
+  return { obj: decodeObject(kv), rev: kv.modRevision, fresh: true, ...(kv.stale ? { stale: true } : {}) };
+}
+
+/** The object of `kv`, or undefined when its stored value cannot be read (see `decodeObject`). */
+function tryDecode(kv: KeyValue): KubeObject | undefined {
+  try {
+    return decodeObject(kv);
+  } catch {
+    return undefined;
   }
 }
 

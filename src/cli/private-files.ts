@@ -1,0 +1,29 @@
+/**
+ * The data directory is private: it holds the database (every object, Secrets included), the bearer
+ * token, the kubeconfig and the CA and serving keys. kubeplane makes the directory 0700 and every file
+ * it writes there 0600, also when an older kubeplane left them more open (0755/0644), as kubeadm keeps
+ * `/etc/kubernetes/pki` keys and admin.conf private.
+ */
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+
+/** Owner read/write only. */
+export const PRIVATE_FILE_MODE = 0o600;
+/** Owner read/write/search only. */
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** Creates `dir` (and missing parents) if needed and sets it to 0700. */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  chmodSync(dir, PRIVATE_DIR_MODE);
+}
+
+/** Writes `data` to `path` with mode 0600 (`writeFileSync`'s mode applies only to a new file, hence the chmod). */
+export function writePrivateFile(path: string, data: string): void {
+  writeFileSync(path, data, { mode: PRIVATE_FILE_MODE });
+  chmodSync(path, PRIVATE_FILE_MODE);
+}
+
+/** Sets 0600 on each of `paths` that exists. */
+export function makePrivate(...paths: string[]): void {
+  for (const path of paths) if (existsSync(path)) chmodSync(path, PRIVATE_FILE_MODE);
+}
