@@ -237,7 +237,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     token,
     clock,
     tls: { cert: certs.cert, key: certs.key },
-    serializeWatchObject: serializedJSON,
+    serializeObject: serializedJSON,
     logger: log.child({ component: 'apiserver' }),
   });
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${http.port}`;

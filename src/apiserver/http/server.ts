@@ -107,6 +107,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     opts,
     maxRequestBodyBytes: opts.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES,
     maxWatchBacklogBytes: opts.maxWatchBacklogBytes ?? 64 * 1024 * 1024,
+    serialize: opts.serializeObject ?? JSON.stringify,
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -82,8 +82,9 @@ export interface HttpHandlerOptions {
    */
   maxWatchBacklogBytes?: number;
   /**
-   * Serializes a watch event's object (default JSON.stringify). A core that fans one event out to many
-   * watchers can pass a serialize-once cache here.
+   * Serializes an object out of the core — a list item, a watch event's object, a row's metadata —
+   * (default JSON.stringify). A core whose objects are shared and frozen passes its serialize-once
+   * cache here (`serializedJSON`), so each object is encoded once, not once per caller.
    */
-  serializeWatchObject?: (obj: unknown) => string;
+  serializeObject?: (obj: unknown) => string;
 }
