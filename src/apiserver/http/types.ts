@@ -87,4 +87,16 @@ export interface HttpHandlerOptions {
    * cache here (`serializedJSON`), so each object is encoded once, not once per caller.
    */
   serializeObject?: (obj: unknown) => string;
+  /**
+   * `--max-requests-inflight`: read-only requests (get, list) served at once before 429; 0 = no limit.
+   * Default 400. Long-running requests (watch, log, exec…) are not counted (maxinflight.ts).
+   */
+  maxRequestsInFlight?: number;
+  /** `--max-mutating-requests-inflight`: the same for every other verb; 0 = no limit. Default 200. */
+  maxMutatingRequestsInFlight?: number;
+  /**
+   * `--request-timeout`, in ms of the Clock: a non-long-running request not answered by then gets 504
+   * (timeout.ts). Default 60 000.
+   */
+  requestTimeoutMs?: number;
 }
