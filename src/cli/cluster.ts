@@ -189,6 +189,12 @@ export interface ClusterOptions {
   podStartDelayMs?: number;
   /** Also have the tainted `control-plane` node (see {@link ControlPlaneOptions.controlPlaneNode}). */
   controlPlaneNode?: boolean;
+  /** `--max-requests-inflight` (default 400; 0 = no limit). */
+  maxRequestsInFlight?: number;
+  /** `--max-mutating-requests-inflight` (default 200; 0 = no limit). */
+  maxMutatingRequestsInFlight?: number;
+  /** `--request-timeout` in ms (default 60 000). */
+  requestTimeoutMs?: number;
   clock?: Clock;
   rand?: Rand;
   logger: Logger;
@@ -239,6 +245,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     tls: { cert: certs.cert, key: certs.key },
     serializeObject: serializedJSON,
     logger: log.child({ component: 'apiserver' }),
+    ...(opts.maxRequestsInFlight === undefined ? {} : { maxRequestsInFlight: opts.maxRequestsInFlight }),
+    ...(opts.maxMutatingRequestsInFlight === undefined ? {} : { maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight }),
+    ...(opts.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: opts.requestTimeoutMs }),
   });
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
   const kubeconfigPath = join(dataDir, 'kubeconfig');
