@@ -11,6 +11,8 @@
  * 5. DaemonSet: time to cover 1,000 and 5,000 simulated nodes, and for a rolling update across them
  *    with maxUnavailable 10%.
  * 6. Namespace deletion: time to delete a namespace holding 10,000 pods and their owners.
+ * 7. LIST memory: the API server's peak RSS while 200 clients LIST 10,000 pods at once over HTTPS
+ *    (plain JSON, then Tables). Run alone: `node dist/bench/list-memory.js [pods] [concurrency]`.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +26,7 @@ import { startCluster } from '../src/cli/cluster.js';
 import { rollingUpdate } from './rolling-update.js';
 import { daemonSetCoverage } from './daemonset.js';
 import { namespaceDeletion } from './namespace-delete.js';
+import { listMemory, listMemoryLines } from './list-memory.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
 const line = (s: string): void => void process.stdout.write(s + '\n');
@@ -142,7 +145,8 @@ async function main(): Promise<void> {
   }
   const ns = await namespaceDeletion(10_000);
   line(`namespace holding 10,000 pods (a Deployment and its ReplicaSet) → deleted in ${ns.seconds.toFixed(2)} s (includes the namespace controller's 5 s grace)`);
-  line('goals: start-up < 1 s; 10,000 pods Ready < 60 s now, < 10 s (1,000 pods/s) eventually');
+  for (const l of listMemoryLines(10_000, 200, await listMemory(10_000, 200))) line(l);
+  line('goals: start-up < 1 s; 10,000 pods Ready < 60 s now, < 10 s (1,000 pods/s) eventually; server RSS < 1 GB during 200 LISTs of 10,000 pods');
 }
 
 main().then(

@@ -197,6 +197,12 @@ export interface ClusterOptions {
    * resources it names are stored encrypted. An invalid file fails the start with upstream's message.
    */
   encryptionProviderConfig?: string;
+  /** `--max-requests-inflight` (default 400; 0 = no limit). */
+  maxRequestsInFlight?: number;
+  /** `--max-mutating-requests-inflight` (default 200; 0 = no limit). */
+  maxMutatingRequestsInFlight?: number;
+  /** `--request-timeout` in ms (default 60 000). */
+  requestTimeoutMs?: number;
   clock?: Clock;
   rand?: Rand;
   logger: Logger;
@@ -251,8 +257,11 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     token,
     clock,
     tls: { cert: certs.cert, key: certs.key },
-    serializeWatchObject: serializedJSON,
+    serializeObject: serializedJSON,
     logger: log.child({ component: 'apiserver' }),
+    ...(opts.maxRequestsInFlight === undefined ? {} : { maxRequestsInFlight: opts.maxRequestsInFlight }),
+    ...(opts.maxMutatingRequestsInFlight === undefined ? {} : { maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight }),
+    ...(opts.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: opts.requestTimeoutMs }),
   });
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
   const kubeconfigPath = join(dataDir, 'kubeconfig');

@@ -3,11 +3,12 @@
  * `kubeplane` command line: `kubeplane up` runs the whole control plane in one process;
  * `kubeplane nodes add|remove` adds or removes simulated nodes of a running cluster.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger } from './logger.js';
 import { handleError, setFallbackErrorLogger } from '../util/runtime/index.js';
 import { startCluster } from './cluster.js';
 import { addNode, clientFromKubeconfig, newNodeObject, removeNode } from './nodes.js';
+import { parseDuration } from '../machinery/duration/index.js';
 
 function intArg(min: number) {
   return (value: string): number => {
@@ -15,6 +16,35 @@ function intArg(min: number) {
     if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
     return n;
   };
+}
+
+/** A Go duration (`60s`, `1m30s`) in ms, as upstream's duration flags take; must be positive. */
+function durationArg(value: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+  if (ms <= 0) throw new InvalidArgumentError('must be a positive duration, e.g. 60s');
+  return ms;
+}
+
+/** `kubeplane up`'s parsed options (commander camel-cases the flags). */
+interface UpOptions {
+  nodes: number;
+  port: number;
+  host: string;
+  dataDir: string;
+  datastore: 'sqlite' | 'memory';
+  podStartDelay?: number;
+  controlPlaneNode?: boolean;
+  logLevel: string;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  /** ms */
+  requestTimeout: number;
+  encryptionProviderConfig?: string;
 }
 
 const program = new Command();
@@ -35,7 +65,12 @@ program
   .option('--control-plane-node', 'also run a node "control-plane" labelled node-role.kubernetes.io/control-plane and tainted NoSchedule, as kind/kubeadm clusters have')
   .option('--encryption-provider-config <file>', 'EncryptionConfiguration (apiserver.config.k8s.io/v1, YAML or JSON): store the resources it names encrypted (aesgcm, aescbc, secretbox, identity)')
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
-  .action(async (o: { nodes: number; port: number; host: string; dataDir: string; datastore: 'sqlite' | 'memory'; podStartDelay?: number; controlPlaneNode?: boolean; encryptionProviderConfig?: string; logLevel: string }) => {
+  .option('--max-requests-inflight <n>', 'read-only requests (get, list) served at once before 429 TooManyRequests; 0 = no limit', intArg(0), 400)
+  .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 TooManyRequests; 0 = no limit', intArg(0), 200)
+  .addOption(
+    new Option('--request-timeout <duration>', 'time a non-long-running request may take before 504 Timeout, e.g. 60s or 1m30s').argParser(durationArg).default(60_000, '1m0s'),
+  )
+  .action(async (o: UpOptions) => {
     const logger = createLogger(o.logLevel);
     const cluster = await startCluster({
       nodes: o.nodes,
@@ -46,6 +81,9 @@ program
       controlPlaneNode: o.controlPlaneNode === true,
       ...(o.podStartDelay === undefined ? {} : { podStartDelayMs: o.podStartDelay }),
       ...(o.encryptionProviderConfig === undefined ? {} : { encryptionProviderConfig: o.encryptionProviderConfig }),
+      maxRequestsInFlight: o.maxRequestsInflight,
+      maxMutatingRequestsInFlight: o.maxMutatingRequestsInflight,
+      requestTimeoutMs: o.requestTimeout,
       logger,
     });
     process.stdout.write(

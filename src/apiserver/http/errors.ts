@@ -15,8 +15,12 @@ export function writeJson(res: ServerResponse, code: number, body: unknown, cont
   writeRaw(res, code, JSON.stringify(body), contentType);
 }
 
-/** Writes an already-encoded body. */
+/**
+ * Writes an already-encoded body. Does nothing when the response has already ended or its connection
+ * is gone (a request that timed out, whose handler answers late).
+ */
 export function writeRaw(res: ServerResponse, code: number, text: string, contentType: string): void {
+  if (res.writableEnded || res.destroyed) return;
   res.statusCode = code;
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', Buffer.byteLength(text));
@@ -33,13 +37,20 @@ export function statusOf(err: unknown, logger: Logger | undefined, context: obje
   return newInternalError(errorMessage(err)).status;
 }
 
-/** Writes an error as its Status with the Status's code; if the response has already begun, ends it. */
+/**
+ * Writes an error as its Status with the Status's code, and `Retry-After` when the Status carries
+ * `details.retryAfterSeconds` (upstream's responsewriters.ErrorNegotiated). A response that has begun
+ * cannot carry it any more: its connection is ended. One already ended is left alone.
+ */
 export function writeError(res: ServerResponse, err: unknown, logger: Logger | undefined, context: object): void {
   const status = statusOf(err, logger, context);
+  if (res.writableEnded || res.destroyed) return;
   if (res.headersSent) {
     res.destroy();
     return;
   }
+  const retryAfterSeconds = status.details?.retryAfterSeconds ?? 0;
+  if (retryAfterSeconds > 0) res.setHeader('Retry-After', String(retryAfterSeconds));
   writeJson(res, status.code, status);
 }
 
@@ -77,5 +88,5 @@ export function warningHeaderValue(text: string): string {
 
 /** Sets one `Warning` header per text (no header when there are none). */
 export function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
-  if (warnings.length) res.setHeader('Warning', warnings.map(warningHeaderValue));
+  if (warnings.length && !res.headersSent) res.setHeader('Warning', warnings.map(warningHeaderValue));
 }

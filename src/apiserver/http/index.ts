@@ -5,4 +5,4 @@ export { createHttpHandler, startHttpServer, VERSION_INFO } from './server.js';
 export type { HttpServerOptions, RunningHttpServer } from './server.js';
 export type { ApiServerCore, HandleResult, HttpHandlerOptions, Logger, SchemaField, SchemaSource, SchemaType } from './types.js';
 export { encodeWatchEvent } from './watch.js';
-export type { ObjectSerializer } from './watch.js';
+export type { ObjectSerializer } from './streaming.js';

@@ -7,11 +7,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startTestServer, TOKEN, type TestServer } from './harness.js';
+import { selfSignedCert, startTestServer, TOKEN, type TestServer } from './harness.js';
 
 const run = promisify(execFile);
 const KUBECTL = '/usr/bin/kubectl';
@@ -26,10 +26,9 @@ describe('real kubectl against the HTTP server', { skip: !available && 'kubectl 
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kubeplane-http-'));
-    const key = join(dir, 'key.pem');
-    const cert = join(dir, 'cert.pem');
-    await run(OPENSSL, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
-    t = await startTestServer({ tls: { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') } });
+    const tls = await selfSignedCert();
+    if (!tls) throw new Error('openssl is missing');
+    t = await startTestServer({ tls });
     writeFileSync(
       join(dir, 'kubeconfig'),
       [

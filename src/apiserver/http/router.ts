@@ -10,10 +10,11 @@ import type { RestRequest, Verb } from '../../client/transport.js';
 import { newNotAcceptable, newNotFoundPath } from '../../machinery/errors/index.js';
 import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, objectMediaTypeOf, parseBool, patchTypeOf, readBody } from './body.js';
-import { newMethodNotAllowed, setWarnings, writeJson, writeRaw } from './errors.js';
+import { JSON_CONTENT_TYPE, newMethodNotAllowed, setWarnings, writeJson, writeRaw } from './errors.js';
 import { acceptsOnlyProtobuf, convertTarget, convertedContentType } from './negotiation.js';
 import type { ResourceIndex } from './resource-index.js';
-import { convertBody, printerFor, tableOptionsFor } from './table.js';
+import { listJSONPieces, StreamedList, streamedListOf, writeJSONPieces, type ObjectSerializer } from './streaming.js';
+import { convertBody, isList, printerFor, tableOptionsFor } from './table.js';
 import type { ApiServerCore, HttpHandlerOptions } from './types.js';
 import { serveWatch, type WatchContext } from './watch.js';
 
@@ -95,12 +96,15 @@ export interface ResourceContext {
   opts: HttpHandlerOptions;
   maxRequestBodyBytes: number;
   maxWatchBacklogBytes: number;
+  /** Encodes one object out of the cache (list items, watch events): `opts.serializeObject` or JSON.stringify. */
+  serialize: ObjectSerializer;
 }
 
 /**
  * Runs one resolved resource request: decodes the body by Content-Type (415 and 413 before the body is
  * used), calls the core, and writes the result as JSON with its Warning headers — converted to a
- * Table (or PartialObjectMetadata) for get/list when the Accept asks for it. Watches are streamed.
+ * Table (or PartialObjectMetadata) for get/list when the Accept asks for it. Lists and Tables are
+ * written piece by piece (streaming.ts), other bodies at once. Watches are streamed.
  * Throws StatusError for the caller to write.
  */
 export async function serveResource(
@@ -127,7 +131,7 @@ export async function serveResource(
     const table = convert?.kind === 'Table' ? { printer, options: tableOptionsFor(convert, info, query) } : undefined;
     const watchCtx: WatchContext = { core: ctx.core, clock: ctx.opts.clock, logger: ctx.opts.logger, maxBacklogBytes: ctx.maxWatchBacklogBytes };
     if (table) watchCtx.table = table;
-    if (ctx.opts.serializeWatchObject) watchCtx.serialize = ctx.opts.serializeWatchObject;
+    watchCtx.serialize = ctx.serialize;
     serveWatch(watchCtx, rr, res);
     return;
   }
@@ -139,11 +143,11 @@ export async function serveResource(
     writeRaw(res, result.code, result.body, 'text/plain');
     return;
   }
-  if (convert) {
-    writeJson(res, result.code, convertBody(result.body, convert, printer, info, query, ctx.opts.clock.now()), convertedContentType(convert));
-    return;
-  }
-  writeJson(res, result.code, result.body);
+  const body = convert ? convertBody(result.body, convert, printer, info, query, ctx.opts.clock.now()) : result.body;
+  const contentType = convert ? convertedContentType(convert) : JSON_CONTENT_TYPE;
+  const list = body instanceof StreamedList ? body : isList(body) ? streamedListOf(body) : undefined;
+  if (list) await writeJSONPieces(res, result.code, contentType, listJSONPieces(list, ctx.serialize));
+  else writeJson(res, result.code, body, contentType);
 }
 
 /** Sets `rr.body` (and `rr.patchType`) from the request body for the verbs that carry one. */

@@ -26,7 +26,11 @@ import { aggregatedDiscoveryVersion } from './negotiation.js';
 import { serveMetrics } from './metrics.js';
 import { OpenApiCache } from './openapi.js';
 import { resourceIndexOf, type ResourceIndex } from './resource-index.js';
+import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, MaxInFlightLimit, newTooManyRequestsInFlight } from './maxinflight.js';
+import { isLongRunning, isMutating, requestInfoOf } from './requestinfo.js';
 import { resolveResource, serveResource, type ResourceContext } from './router.js';
+import { maxConnectionsOf, nodeServerOptions, type ServingOptions } from './serving.js';
+import { armRequestTimeout, DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutMs } from './timeout.js';
 import type { ApiServerCore, HttpHandlerOptions } from './types.js';
 
 /**
@@ -91,6 +95,13 @@ function serverAddress(req: IncomingMessage): string {
   return `${local}:${req.socket.localPort ?? 0}`;
 }
 
+/** The request handler, with the in-flight budgets it enforces. */
+export interface HttpHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Requests holding a max-in-flight slot (long-running ones are not counted). */
+  readonly inFlight: MaxInFlightLimit;
+}
+
 /**
  * Creates the request handler.
  *
@@ -99,8 +110,12 @@ function serverAddress(req: IncomingMessage): string {
  * `/openapi/v3[/…]`, and resource URLs under `/api/v1/` and `/apis/<g>/<v>/`. Unknown paths → 404,
  * unsupported methods → 405. Every path is wrapped: a StatusError is written with its code, anything
  * else becomes 500 InternalError and a log line.
+ *
+ * Before routing, in upstream's filter order (k8s.io/apiserver/pkg/server/config.go
+ * DefaultBuildHandlerChain): the request timeout of non-long-running requests (timeout.ts; 400 for a
+ * bad `?timeout=`), authentication (401), then max-in-flight (maxinflight.ts; 429).
  */
-export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions): HttpHandler {
   const tokenDigest = opts.token !== undefined ? digest(opts.token) : undefined;
   const openapi = new OpenApiCache(opts.schema ?? apiSchema);
   const ctx: ResourceContext = {
@@ -108,23 +123,21 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     opts,
     maxRequestBodyBytes: opts.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES,
     maxWatchBacklogBytes: opts.maxWatchBacklogBytes ?? 64 * 1024 * 1024,
+    serialize: opts.serializeObject ?? JSON.stringify,
   };
+  const inFlight = new MaxInFlightLimit({
+    readOnly: opts.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
+    mutating: opts.maxMutatingRequestsInFlight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+  });
+  const maxTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const query = queryOf(q < 0 ? '' : url.slice(q + 1));
-    const method = req.method ?? 'GET';
-
+  const route = async (req: IncomingMessage, res: ServerResponse, method: string, path: string, query: Record<string, string>): Promise<void> => {
     if (isPublicPath(path)) {
       if (method !== 'GET' && method !== 'HEAD') throw newMethodNotAllowed();
       if (path === '/version' || path === '/version/') writeJson(res, 200, VERSION_INFO);
       else serveHealth(res, path.split('/')[1] as string, query);
       return;
     }
-    if (tokenDigest && !authorized(req.headers.authorization, tokenDigest)) throw newUnauthorized();
-
     if (path === '/metrics') {
       if (method !== 'GET') throw newMethodNotAllowed();
       await serveMetrics(res);
@@ -150,7 +163,25 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     else throw newNotFoundPath();
   };
 
-  return (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = queryOf(q < 0 ? '' : url.slice(q + 1));
+    const method = req.method ?? 'GET';
+    const info = requestInfoOf(method, path, query);
+    const longRunning = isLongRunning(info);
+    if (!longRunning) armRequestTimeout(req, res, opts.clock, requestTimeoutMs(query, maxTimeoutMs), opts.logger);
+    if (tokenDigest && !isPublicPath(path) && !authorized(req.headers.authorization, tokenDigest)) throw newUnauthorized();
+    if (!longRunning) {
+      const release = inFlight.tryAcquire(isMutating(info));
+      if (!release) throw newTooManyRequestsInFlight();
+      res.once('close', release);
+    }
+    await route(req, res, method, path, query);
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const context = { method: req.method, url: req.url };
     try {
       handle(req, res).catch((err: unknown) => writeError(res, err, opts.logger, context));
@@ -158,6 +189,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
       writeError(res, err, opts.logger, context);
     }
   };
+  return Object.assign(handler, { inFlight });
 }
 
 /** True for discovery and OpenAPI paths that exist (for 405 rather than 404 on other methods). */
@@ -242,7 +274,7 @@ function serveOpenApi(
 }
 
 /** Options of {@link startHttpServer}. */
-export interface HttpServerOptions extends HttpHandlerOptions {
+export interface HttpServerOptions extends HttpHandlerOptions, ServingOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -255,14 +287,24 @@ export interface RunningHttpServer {
   server: http.Server;
   /** The port actually bound. */
   port: number;
+  /** Requests holding a max-in-flight slot; `whenIdle()` resolves when none does. */
+  inFlight: MaxInFlightLimit;
   /** Stops accepting connections, ends open ones (watches included) and resolves when closed. */
   close(): Promise<void>;
 }
 
-/** Starts the API's HTTP(S) server on host:port. Rejects when the port cannot be bound. */
+/**
+ * Starts the API's HTTP(S) server on host:port, with kube-apiserver's connection limits
+ * (k8s.io/apiserver/pkg/server/secure_serving.go): headers within 32 s, idle keep-alive connections
+ * closed after 90 s, the TLS handshake within 32 s, a whole request within the request timeout, and at
+ * most 4096 connections (serving.ts). Rejects when the port cannot be bound.
+ */
 export function startHttpServer(core: ApiServerCore, opts: HttpServerOptions): Promise<RunningHttpServer> {
   const handler = createHttpHandler(core, opts);
-  const server: http.Server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(handler);
+  const serverOptions = nodeServerOptions(opts);
+  const server: http.Server = opts.tls ? https.createServer({ ...serverOptions, cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(serverOptions, handler);
+  const maxConnections = maxConnectionsOf(opts);
+  if (maxConnections > 0) server.maxConnections = maxConnections;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
@@ -271,6 +313,7 @@ export function startHttpServer(core: ApiServerCore, opts: HttpServerOptions): P
       resolve({
         server,
         port,
+        inFlight: handler.inFlight,
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((err) => (err ? fail(err) : done()));

@@ -12,6 +12,7 @@ import type { KubeObject } from '../../api/index.js';
 import type { ResourceInfo, TableColumnDefinition, TablePrinter } from '../registry/strategy.js';
 import { newNotAcceptableMessage } from './errors.js';
 import type { ConvertTarget } from './negotiation.js';
+import { materializeList, StreamedList } from './streaming.js';
 
 /** `TableOptions.includeObject`: what each row's `object` holds. */
 export type IncludeObjectPolicy = 'None' | 'Metadata' | 'Object';
@@ -77,7 +78,8 @@ export const defaultTablePrinter: TablePrinter = {
 
 type Metadata = NonNullable<KubeObject['metadata']>;
 
-function isList(body: unknown): body is { metadata?: Metadata & { continue?: string; remainingItemCount?: number }; items: KubeObject[] } {
+/** True for a list body (an object with an `items` array: a PodList, or what a deletecollection returns). */
+export function isList(body: unknown): body is { metadata?: Metadata & { continue?: string; remainingItemCount?: number }; items: KubeObject[] } {
   return typeof body === 'object' && body !== null && Array.isArray((body as { items?: unknown }).items);
 }
 
@@ -111,38 +113,47 @@ function rowObject(obj: KubeObject, opts: TableOptions): object | undefined {
   }
 }
 
+/** One row of a Table: the printer's cells and conditions, and the object as `includeObject` asks. */
+export function tableRow(item: KubeObject, printer: TablePrinter, opts: TableOptions, now: number): Record<string, unknown> {
+  const data = printer.row(item, now);
+  const row: Record<string, unknown> = { cells: data.cells };
+  if (data.conditions?.length) row['conditions'] = data.conditions;
+  const object = rowObject(item, opts);
+  if (object !== undefined) row['object'] = object;
+  return row;
+}
+
 /**
- * Converts a get result (one object → one row) or a list result to a Table with `printer`.
- * `metadata.resourceVersion`, `continue` and `remainingItemCount` of a list are carried over; a single
- * object's resourceVersion becomes the Table's. `now` is in ms, for ages.
+ * A get result (one object → one row) or a list result as a Table with `printer`, its rows made one
+ * at a time as they are written (streaming.ts). `metadata.resourceVersion`, `continue` and
+ * `remainingItemCount` of a list are carried over; a single object's resourceVersion becomes the
+ * Table's. `now` is in ms, for ages.
  */
-export function toTable(body: unknown, printer: TablePrinter, opts: TableOptions, now: number): object {
-  const items: KubeObject[] = isList(body) ? body.items : [body as KubeObject];
+export function tableOf(body: unknown, printer: TablePrinter, opts: TableOptions, now: number): StreamedList<KubeObject> {
   let metadata: Record<string, unknown>;
   if (isList(body)) metadata = listMetaOf(body);
   else {
     const rv = (body as KubeObject).metadata?.resourceVersion;
     metadata = rv === undefined ? {} : { resourceVersion: rv };
   }
-  const rows = items.map((item) => {
-    const data = printer.row(item, now);
-    const row: Record<string, unknown> = { cells: data.cells };
-    if (data.conditions?.length) row['conditions'] = data.conditions;
-    const object = rowObject(item, opts);
-    if (object !== undefined) row['object'] = object;
-    return row;
-  });
-  const table: Record<string, unknown> = { kind: 'Table', apiVersion: opts.apiVersion, metadata };
-  if (!opts.noHeaders) table['columnDefinitions'] = printer.columns;
-  table['rows'] = rows;
-  return table;
+  const envelope: Record<string, unknown> = { kind: 'Table', apiVersion: opts.apiVersion, metadata };
+  if (!opts.noHeaders) envelope['columnDefinitions'] = printer.columns;
+  envelope['rows'] = [];
+  const items = isList(body) ? body.items : [body as KubeObject];
+  return new StreamedList(envelope, 'rows', items, (item) => tableRow(item, printer, opts, now));
+}
+
+/** {@link tableOf} as one object (a watch event's Table, a test's expectation). */
+export function toTable(body: unknown, printer: TablePrinter, opts: TableOptions, now: number): object {
+  return materializeList(tableOf(body, printer, opts, now));
 }
 
 /**
  * Applies a meta.k8s.io conversion to a get/list result: Table with the resource's printer (the
  * default one for subresources other than status), PartialObjectMetadata for one object,
- * PartialObjectMetadataList for a list. Status bodies pass unchanged. Throws 406 for
- * PartialObjectMetadata of a list and PartialObjectMetadataList of a single object.
+ * PartialObjectMetadataList for a list. Tables and lists come back as a {@link StreamedList} to be
+ * written piece by piece. Status bodies pass unchanged. Throws 406 for PartialObjectMetadata of a
+ * list and PartialObjectMetadataList of a single object.
  */
 export function convertBody(
   body: unknown,
@@ -151,22 +162,18 @@ export function convertBody(
   info: ResourceInfo,
   query: Record<string, string>,
   now: number,
-): object {
+): object | StreamedList<KubeObject> {
   if (isStatus(body)) return body as object;
   switch (target.kind) {
     case 'Table':
-      return toTable(body, printer, tableOptionsFor(target, info, query), now);
+      return tableOf(body, printer, tableOptionsFor(target, info, query), now);
     case 'PartialObjectMetadata':
       if (isList(body)) throw newNotAcceptableMessage('you requested PartialObjectMetadata, but the requested object is a list');
       return partialObjectMetadata(body as KubeObject, target.apiVersion);
     case 'PartialObjectMetadataList': {
       if (!isList(body)) throw newNotAcceptableMessage('you requested PartialObjectMetadataList, but the requested object is not a list');
-      return {
-        kind: 'PartialObjectMetadataList',
-        apiVersion: target.apiVersion,
-        metadata: listMetaOf(body),
-        items: body.items.map((item) => partialObjectMetadata(item, target.apiVersion)),
-      };
+      const envelope = { kind: 'PartialObjectMetadataList', apiVersion: target.apiVersion, metadata: listMetaOf(body), items: [] };
+      return new StreamedList(envelope, 'items', body.items, (item) => partialObjectMetadata(item, target.apiVersion));
     }
   }
 }

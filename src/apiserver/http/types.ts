@@ -82,8 +82,21 @@ export interface HttpHandlerOptions {
    */
   maxWatchBacklogBytes?: number;
   /**
-   * Serializes a watch event's object (default JSON.stringify). A core that fans one event out to many
-   * watchers can pass a serialize-once cache here.
+   * Serializes an object out of the core — a list item, a watch event's object, a row's metadata —
+   * (default JSON.stringify). A core whose objects are shared and frozen passes its serialize-once
+   * cache here (`serializedJSON`), so each object is encoded once, not once per caller.
    */
-  serializeWatchObject?: (obj: unknown) => string;
+  serializeObject?: (obj: unknown) => string;
+  /**
+   * `--max-requests-inflight`: read-only requests (get, list) served at once before 429; 0 = no limit.
+   * Default 400. Long-running requests (watch, log, exec…) are not counted (maxinflight.ts).
+   */
+  maxRequestsInFlight?: number;
+  /** `--max-mutating-requests-inflight`: the same for every other verb; 0 = no limit. Default 200. */
+  maxMutatingRequestsInFlight?: number;
+  /**
+   * `--request-timeout`, in ms of the Clock: a non-long-running request not answered by then gets 504
+   * (timeout.ts). Default 60 000.
+   */
+  requestTimeoutMs?: number;
 }

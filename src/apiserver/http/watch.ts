@@ -13,11 +13,9 @@ import type { RestRequest, WatchEvent, WatchStream } from '../../client/transpor
 import type { Clock } from '../../util/clock/index.js';
 import type { TablePrinter } from '../registry/strategy.js';
 import { statusOf, writeError } from './errors.js';
+import type { ObjectSerializer } from './streaming.js';
 import { isStatus, toTable, type TableOptions } from './table.js';
 import type { ApiServerCore, Logger } from './types.js';
-
-/** Serializes a watch event's object. The single point to swap for a serialize-once cache shared by watchers. */
-export type ObjectSerializer = (obj: unknown) => string;
 
 /** One watch event as a line of the stream. */
 export function encodeWatchEvent(type: WatchEvent['type'], object: unknown, serialize: ObjectSerializer = JSON.stringify): string {

@@ -191,9 +191,14 @@ export function newRequestEntityTooLarge(message: string): StatusError {
   return failure(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
 }
 
+/** `details` with `retryAfterSeconds` only when positive (Go's `omitempty` leaves a zero out). */
+function retryAfter(seconds: number): StatusDetails {
+  return seconds > 0 ? { retryAfterSeconds: seconds } : {};
+}
+
 /** 429 TooManyRequests. */
 export function newTooManyRequests(message: string, retryAfterSeconds: number): StatusError {
-  return failure(429, 'TooManyRequests', message, { retryAfterSeconds });
+  return failure(429, 'TooManyRequests', message, retryAfter(retryAfterSeconds));
 }
 
 /** 500 InternalError: `Internal error occurred: <why>`. */
@@ -203,7 +208,7 @@ export function newInternalError(why: string): StatusError {
 
 /** 504 Timeout. */
 export function newTimeoutError(message: string, retryAfterSeconds = 0): StatusError {
-  return failure(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds });
+  return failure(504, 'Timeout', `Timeout: ${message}`, retryAfter(retryAfterSeconds));
 }
 
 /** 404 for a URL that names no resource (upstream's `the server could not find the requested resource`). */
