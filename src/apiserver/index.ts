@@ -18,6 +18,7 @@ import {
 } from '../machinery/errors/index.js';
 import type { KubeObject } from '../api/index.js';
 import { deepFreeze } from '../machinery/meta/index.js';
+import { rootTypeName } from '../api/schema/index.js';
 import { checkNestingDepth, decodeBody } from './registry/generic/decode.js';
 import { parseFieldValidation } from './registry/generic/options.js';
 import type { Backend } from '../storage/interface.js';
@@ -89,7 +90,8 @@ export class ApiServer {
       const prefix = resourcePrefix(strategy.info);
       let cache = caches.get(prefix);
       if (!cache) {
-        cache = this.feed.addCache(prefix);
+        const { group, version, kind } = strategy.info;
+        cache = this.feed.addCache(prefix, rootTypeName(group, version, kind));
         caches.set(prefix, cache);
       }
       const store = new Store({

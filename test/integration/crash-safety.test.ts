@@ -91,3 +91,38 @@ describe('a throwing sync or a poison object does not stop the control plane', (
     assert.equal(stored.spec?.nodeName, undefined);
   });
 });
+
+describe('an object stored by a kubeplane older than its decoder', () => {
+  test('a pod with a null affinity term in storage is decoded at start-up, not fed to the scheduler raw', async () => {
+    const clock = new FakeClock();
+    const backend = new MemoryBackend();
+    // What issue 9's reproduction left in state.db: the pod exactly as it was sent.
+    const stored = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'old-poison', namespace: 'default', uid: 'u-1', creationTimestamp: '2025-01-01T00:00:00Z' },
+      spec: {
+        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [null] } } },
+        containers: [{ name: 'c', image: 'nginx', ports: [null] }],
+      },
+      status: { phase: 'Pending' },
+    };
+    await backend.create('/registry/core/pods/default/old-poison', JSON.stringify(stored));
+    const schedulerErrors = await handledErrors('scheduler');
+    const cp = await startPlane(backend, clock);
+    try {
+      const pod = await cp.client.core.pods('default').get('old-poison');
+      assert.deepEqual(pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms, [{}]);
+      assert.deepEqual(pod.spec?.containers[0]?.ports, [{ containerPort: 0 }]);
+      await stepUntil(clock, 'FailedScheduling', async () =>
+        (await cp.client.core.events('default').list()).items.some((e) => e.involvedObject.name === 'old-poison' && e.reason === 'FailedScheduling'),
+      );
+      assert.equal(await handledErrors('scheduler'), schedulerErrors, 'no scheduling cycle threw: the scheduler never saw the null');
+      await cp.client.apps.deployments('default').create(deployment('after', 2));
+      await stepUntil(clock, 'after is available', async () => (await cp.client.apps.deployments('default').get('after')).status?.availableReplicas === 2);
+    } finally {
+      await cp.stop();
+      await backend.close();
+    }
+  });
+});

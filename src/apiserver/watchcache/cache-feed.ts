@@ -46,8 +46,8 @@ export class CacheFeed {
   ) {}
 
   /** Creates the cache of a resource prefix (before {@link start}). */
-  addCache(prefix: string): WatchCache {
-    const cache = new WatchCache(prefix, () => this.observed, this.clock, this.sizing);
+  addCache(prefix: string, rootType?: string): WatchCache {
+    const cache = new WatchCache(prefix, () => this.observed, this.clock, this.sizing, rootType);
     this.caches.set(prefix, cache);
     return cache;
   }
