@@ -13,6 +13,8 @@
  * 6. Namespace deletion: time to delete a namespace holding 10,000 pods and their owners.
  * 7. LIST memory: the API server's peak RSS while 200 clients LIST 10,000 pods at once over HTTPS
  *    (plain JSON, then Tables). Run alone: `node dist/bench/list-memory.js [pods] [concurrency]`.
+ * 8. API fuzzing: seeded hostile requests (test/fuzz) per second, and how many of them were rejected
+ *    with a 4xx Status per second. At length: `npm run fuzz`.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +28,7 @@ import { startCluster } from '../src/cli/cluster.js';
 import { rollingUpdate } from './rolling-update.js';
 import { daemonSetCoverage } from './daemonset.js';
 import { namespaceDeletion } from './namespace-delete.js';
+import { fuzz } from '../test/fuzz/run.js';
 import { listMemory, listMemoryLines } from './list-memory.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -146,6 +149,12 @@ async function main(): Promise<void> {
   const ns = await namespaceDeletion(10_000);
   line(`namespace holding 10,000 pods (a Deployment and its ReplicaSet) → deleted in ${ns.seconds.toFixed(2)} s (includes the namespace controller's 5 s grace)`);
   for (const l of listMemoryLines(10_000, 200, await listMemory(10_000, 200))) line(l);
+  const fz = await fuzz({ mode: 'api', seed: 1, cases: 10_000 });
+  await fz.server.stop();
+  line(
+    `API fuzzing (10,000 seeded cases over HTTP): ${(fz.stats.cases / fz.seconds).toFixed(0)} cases/s, ` +
+      `${(fz.stats.rejected / fz.seconds).toFixed(0)} rejected requests/s (each a 4xx Status; 0 answered 5xx)`,
+  );
   line('goals: start-up < 1 s; 10,000 pods Ready < 60 s now, < 10 s (1,000 pods/s) eventually; server RSS < 1 GB during 200 LISTs of 10,000 pods');
 }
 

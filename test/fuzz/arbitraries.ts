@@ -59,12 +59,15 @@ export interface Mutation {
   path: number;
   action: 'set' | 'delete' | 'unknown';
   value: unknown;
+  /** The field name an `unknown` mutation adds (any characters: it is echoed in warnings and errors). */
+  unknownName: string;
 }
 
 export const mutationArb: fc.Arbitrary<Mutation> = fc.record({
   path: fc.nat(),
   action: fc.constantFrom('set', 'set', 'set', 'delete', 'unknown'),
   value: valueArb,
+  unknownName: fc.oneof(fc.constant('fuzzUnknownField'), fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }), fc.constantFrom('😀', 'a\nb', '"', '\\', 'x'.repeat(5000))),
 });
 
 const queryNames = [

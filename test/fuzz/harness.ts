@@ -207,7 +207,7 @@ export class FuzzServer {
       const p = t.paths[m.path % Math.max(1, t.paths.length)];
       if (!p) continue;
       if (m.action === 'delete') deleteAt(out, p.steps);
-      else if (m.action === 'unknown') setAt(out, [...p.steps.slice(0, -1), { field: 'fuzzUnknownField' }], m.value);
+      else if (m.action === 'unknown') setAt(out, [...p.steps.slice(0, -1), { field: m.unknownName }], m.value);
       else setAt(out, p.steps, m.value);
     }
     return out;

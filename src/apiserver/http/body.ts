@@ -16,6 +16,9 @@ import {
 import { ProtobufDecodeError, decodeKubernetesProtobuf } from '../../api/proto/index.js';
 import { mediaTypeOf } from './negotiation.js';
 
+/** A client's YAML is the client's business: its warnings (an unknown directive …) are not logged as the server's. */
+const YAML_OPTIONS = { logLevel: 'error' } as const;
+
 /** Upstream's default `MaxRequestBodyBytes`: 3 MiB. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -113,7 +116,7 @@ export function decodeObjectBody(data: Buffer, mt: ObjectMediaType, kind: string
   let value: unknown;
   let parseError: string | undefined;
   try {
-    value = mt === 'application/json' ? JSON.parse(data.toString('utf8')) : parseYaml(data.toString('utf8'));
+    value = mt === 'application/json' ? JSON.parse(data.toString('utf8')) : parseYaml(data.toString('utf8'), YAML_OPTIONS);
   } catch (err) {
     parseError = mt === 'application/json' ? `json parse error: ${jsonErrorText(data, err)}` : `error converting YAML to JSON: ${errorMessage(err)}`;
   }
@@ -176,7 +179,7 @@ export function decodePatchBody(data: Buffer, patchType: PatchType): unknown {
       value = JSON.parse(text);
     } catch {
       try {
-        value = parseYaml(text);
+        value = parseYaml(text, YAML_OPTIONS);
       } catch (err) {
         throw newBadRequest(`error decoding YAML: ${errorMessage(err)}`);
       }

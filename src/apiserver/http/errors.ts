@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { StatusError, errorMessage, newInternalError, type Status } from '../../machinery/errors/index.js';
 import type { Logger } from './types.js';
+import { warningHeaders } from './warning.js';
 
 /** Content type of every JSON response. */
 export const JSON_CONTENT_TYPE = 'application/json';
@@ -76,17 +77,7 @@ export function newNotAcceptableMessage(message: string): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotAcceptable', code: 406 });
 }
 
-/**
- * A `Warning` header value: `299 - "<text>"`, with `\` and `"` escaped and control characters
- * replaced by spaces (k8s.io/apiserver/pkg/warning: warn-code 299, agent `-`, quoted text).
- */
-export function warningHeaderValue(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/[\\"]/g, (c) => `\\${c}`);
-  return `299 - "${clean}"`;
-}
-
-/** Sets one `Warning` header per text (no header when there are none). */
+/** Sets the `Warning` headers of `warnings` (see warning.ts; no header when there are none). */
 export function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
-  if (warnings.length && !res.headersSent) res.setHeader('Warning', warnings.map(warningHeaderValue));
+  if (warnings.length && !res.headersSent) res.setHeader('Warning', warningHeaders(warnings));
 }

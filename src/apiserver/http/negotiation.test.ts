@@ -2,7 +2,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregatedDiscoveryVersion, convertTarget, mediaTypeOf, parseAccept } from './negotiation.js';
 import { compareKubeAwareVersions } from './resource-index.js';
-import { warningHeaderValue } from './errors.js';
 
 describe('Accept negotiation', () => {
   test('media ranges are ordered by q, then position; q=0 is dropped', () => {
@@ -53,8 +52,3 @@ describe('compareKubeAwareVersions', () => {
   });
 });
 
-describe('warningHeaderValue', () => {
-  test('quotes and backslashes escaped, control characters blanked', () => {
-    assert.equal(warningHeaderValue('a "b" \\c\nd'), '299 - "a \\"b\\" \\\\c d"');
-  });
-});

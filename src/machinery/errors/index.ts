@@ -107,7 +107,7 @@ function failure(code: number, reason: StatusReason, message: string, details?: 
 
 /** 404 NotFound: `deployments.apps "web" not found`. */
 export function newNotFound(gr: GroupResource, name: string): StatusError {
-  return failure(404, 'NotFound', `${groupResourceString(gr)} ${JSON.stringify(name)} not found`, {
+  return failure(404, 'NotFound', `${groupResourceString(gr)} ${goQuote(name)} not found`, {
     name,
     group: gr.group,
     kind: gr.resource,
@@ -116,7 +116,7 @@ export function newNotFound(gr: GroupResource, name: string): StatusError {
 
 /** 409 AlreadyExists: `deployments.apps "web" already exists`. */
 export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
-  return failure(409, 'AlreadyExists', `${groupResourceString(gr)} ${JSON.stringify(name)} already exists`, {
+  return failure(409, 'AlreadyExists', `${groupResourceString(gr)} ${goQuote(name)} already exists`, {
     name,
     group: gr.group,
     kind: gr.resource,
@@ -129,7 +129,7 @@ export const OPTIMISTIC_LOCK_ERROR_MSG =
 
 /** 409 Conflict: `Operation cannot be fulfilled on deployments.apps "web": <why>`. */
 export function newConflict(gr: GroupResource, name: string, why: string = OPTIMISTIC_LOCK_ERROR_MSG): StatusError {
-  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(gr)} ${JSON.stringify(name)}: ${why}`, {
+  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${groupResourceString(gr)} ${goQuote(name)}: ${why}`, {
     name,
     group: gr.group,
     kind: gr.resource,
@@ -150,7 +150,7 @@ export function newUnauthorized(message = 'Unauthorized'): StatusError {
 export function newForbidden(gr: GroupResource, name: string, why: string, causes?: StatusCause[]): StatusError {
   const details: StatusDetails = { name, group: gr.group, kind: gr.resource };
   if (causes) details.causes = causes;
-  return failure(403, 'Forbidden', `${groupResourceString(gr)} ${JSON.stringify(name)} is forbidden: ${why}`, details);
+  return failure(403, 'Forbidden', `${groupResourceString(gr)} ${goQuote(name)} is forbidden: ${why}`, details);
 }
 
 /** 410 Gone. */
@@ -255,9 +255,32 @@ export interface FieldError {
   detail: string;
 }
 
+const GO_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
+/** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/**
+ * Go's `strconv.Quote` (`%q`): the string in double quotes, `"` and `\` escaped, `\n` `\t` and the
+ * other C escapes spelled so, other unprintable characters as `\x01` (below U+0080) or `\u202e`;
+ * printable Unicode kept. E.g. `goQuote('a\u0001😀')` → `"a\x01😀"`.
+ */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const c of s) {
+    const esc = GO_ESCAPES[c];
+    if (esc !== undefined) out += esc;
+    else if (GO_PRINTABLE.test(c)) out += c;
+    else {
+      const cp = c.codePointAt(0) as number;
+      out += cp < 0x80 ? `\\x${cp.toString(16).padStart(2, '0')}` : cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\U${cp.toString(16).padStart(8, '0')}`;
+    }
+  }
+  return `${out}"`;
+}
+
 /** Renders a bad value the way Go's `%v`/`%q` does in upstream messages: strings quoted, numbers bare. */
 function formatBadValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'string') return goQuote(v);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   return JSON.stringify(v);

@@ -5,7 +5,7 @@
  * kind's defaults applied. Unknown fields are never stored.
  */
 import type { KubeObject } from '../../../api/index.js';
-import { newBadRequest } from '../../../machinery/errors/index.js';
+import { goQuote, newBadRequest } from '../../../machinery/errors/index.js';
 import { pruneUnknownFields, rootTypeName } from '../../../api/schema/index.js';
 import { decodeTypedObject, maxDepthError } from '../../../machinery/serializer/index.js';
 import type { ResourceInfo, ResourceStrategy } from '../strategy.js';
@@ -53,9 +53,9 @@ export function checkNestingDepth(body: unknown, verb: string, kind: string): vo
   throw newBadRequest(err);
 }
 
-/** The text of one unknown-field report: `unknown field "spec.foo"` (a Warning header or part of a strict error). */
+/** The text of one unknown-field report: `unknown field "spec.foo"` (a Warning header or part of a strict error; Go's `%q`). */
 export function unknownFieldMessage(path: string): string {
-  return `unknown field ${JSON.stringify(path)}`;
+  return `unknown field ${goQuote(path)}`;
 }
 
 /**
