@@ -161,7 +161,7 @@ export class FuzzServer {
         const patch: Record<string, unknown> = {};
         for (const m of c.mutations) {
           const p = t.paths[m.path % Math.max(1, t.paths.length)];
-          if (p) Object.assign(patch, deepMerge(patch, mergePatchFor(p.steps, m.action === 'delete' ? null : m.value)));
+          if (p) Object.assign(patch, deepMerge(patch, mergePatchFor(p.steps, m.action === 'delete' ? null : own(m.value))));
         }
         const type = c.type === 'merge' ? 'application/merge-patch+json' : 'application/strategic-merge-patch+json';
         return this.fuzzed('PATCH', item + qs(c.query), type, JSON.stringify(patch));
@@ -207,8 +207,8 @@ export class FuzzServer {
       const p = t.paths[m.path % Math.max(1, t.paths.length)];
       if (!p) continue;
       if (m.action === 'delete') deleteAt(out, p.steps);
-      else if (m.action === 'unknown') setAt(out, [...p.steps.slice(0, -1), { field: m.unknownName }], m.value);
-      else setAt(out, p.steps, m.value);
+      else if (m.action === 'unknown') setAt(out, [...p.steps.slice(0, -1), { field: m.unknownName }], own(m.value));
+      else setAt(out, p.steps, own(m.value));
     }
     return out;
   }
@@ -290,6 +290,14 @@ export class FuzzServer {
       req.end(body);
     });
   }
+}
+
+/**
+ * A private copy of a generated value. fast-check's `constantFrom` hands out the same instance every
+ * time: inserted by reference, a later mutation could change it for every case, or make a cycle.
+ */
+function own(value: unknown): unknown {
+  return value === null || typeof value !== 'object' ? value : structuredClone(value);
 }
 
 /** Upstream's 504 `Too large resource version` (storage.NewTooLargeResourceVersionError). */
