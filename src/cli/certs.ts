@@ -97,7 +97,9 @@ export async function loadOrCreateServingCerts(dataDir: string, hosts: string[],
   };
   writePrivateFile(paths.ca, out.caCert);
   writePrivateFile(paths.caKey, pemKey(await webcrypto.subtle.exportKey('pkcs8', caKeys.privateKey)));
-  writePrivateFile(paths.cert, out.cert);
+  // The certificate last: a start reuses the files when it covers the names, so it must not be there
+  // before its key (a kill in between would pair a new certificate with the old key on every start).
   writePrivateFile(paths.key, out.key);
+  writePrivateFile(paths.cert, out.cert);
   return out;
 }

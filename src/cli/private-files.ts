@@ -4,7 +4,7 @@
  * it writes there 0600, also when an older kubeplane left them more open (0755/0644), as kubeadm keeps
  * `/etc/kubernetes/pki` keys and admin.conf private.
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
 
 /** Owner read/write only. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -17,10 +17,25 @@ export function ensurePrivateDir(dir: string): void {
   chmodSync(dir, PRIVATE_DIR_MODE);
 }
 
-/** Writes `data` to `path` with mode 0600 (`writeFileSync`'s mode applies only to a new file, hence the chmod). */
+/**
+ * Writes `data` to `path` with mode 0600, atomically: into `<path>.tmp`, flushed to disk, then renamed
+ * over `path`. A process killed at any point (SIGKILL, OOM, power loss) leaves `path` as it was or
+ * complete, never empty or cut short. Writing `path` in place truncates it first, and a kill between the
+ * truncate and the write left an empty `token`, with which the restarted kubeplane accepted no request
+ * (kubectl asks for a username), or a torn serving key it could not serve TLS with. (`openSync`'s mode
+ * applies only to a new file, and `.tmp` may be one a killed write left, hence the chmod.)
+ */
 export function writePrivateFile(path: string, data: string): void {
-  writeFileSync(path, data, { mode: PRIVATE_FILE_MODE });
-  chmodSync(path, PRIVATE_FILE_MODE);
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w', PRIVATE_FILE_MODE);
+  try {
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  chmodSync(tmp, PRIVATE_FILE_MODE);
+  renameSync(tmp, path);
 }
 
 /** Sets 0600 on each of `paths` that exists. */

@@ -32,10 +32,18 @@ export interface Kubeplane {
   kubectl(args: string[], input?: string): Promise<KubectlResult>;
   /** Runs kubectl and fails unless it exits 0; returns stdout. */
   kubectlOk(args: string[], input?: string): Promise<string>;
+  /** Starts kubectl with this cluster's kubeconfig and does not wait for it (watches); the caller ends it. */
+  spawnKubectl(args: string[]): ChildProcess;
   /** Runs `kubectl … -o json` and parses the output. */
   kubectlJson<T = Record<string, unknown>>(args: string[]): Promise<T>;
   /** Sends SIGINT and waits for a clean exit; resolves with the exit code. */
   stop(): Promise<number | null>;
+  /**
+   * Sends `signal` (default SIGKILL: the process gets no chance to flush, commit or close anything, as
+   * in a crash or an OOM kill) and waits for it to exit; resolves with the signal that ended it, or
+   * null if it had exited by itself. Crash-safety tests then start a new process on the same `dataDir`.
+   */
+  kill(signal?: NodeJS.Signals): Promise<NodeJS.Signals | null>;
 }
 
 let kubectlChecked = false;
@@ -65,24 +73,25 @@ export async function startKubeplane(opts: { nodes?: number; dataDir?: string; a
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((ok) => child.on('exit', (code) => ok(code)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) => child.on('exit', (code, signal) => ok({ code, signal })));
 
   await new Promise<void>((ok, fail) => {
     const check = (): void => {
       if (out.includes('kubeplane is ready')) ok();
     };
     child.stdout?.on('data', check);
-    void exited.then((code) => fail(new Error(`kubeplane exited with ${code} before it was ready:\n${out}`)));
+    void exited.then(({ code }) => fail(new Error(`kubeplane exited with ${code} before it was ready:\n${out}`)));
     check();
   });
   const kubeconfig = join(dataDir, 'kubeconfig');
 
+  const kubectlEnv = { ...process.env, KUBECONFIG: kubeconfig };
   const kubectl = (args: string[], input?: string): Promise<KubectlResult> =>
     new Promise((ok) => {
       const p = execFile(
         'kubectl',
         ['--cache-dir', cacheDir, ...args],
-        { env: { ...process.env, KUBECONFIG: kubeconfig }, maxBuffer: 64 * 1024 * 1024 },
+        { env: kubectlEnv, maxBuffer: 64 * 1024 * 1024 },
         (err, stdout, stderr) => {
           const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
           ok({ code, stdout, stderr });
@@ -103,12 +112,19 @@ export async function startKubeplane(opts: { nodes?: number; dataDir?: string; a
     output: () => out,
     kubectl,
     kubectlOk,
+    spawnKubectl: (args) => spawn('kubectl', ['--cache-dir', cacheDir, ...args], { env: kubectlEnv, stdio: ['ignore', 'pipe', 'pipe'] }),
     kubectlJson: async <T>(args: string[]): Promise<T> => JSON.parse(await kubectlOk([...args, '-o', 'json'])) as T,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGINT');
-      const code = await exited;
+      const { code } = await exited;
       rmSync(cacheDir, { recursive: true, force: true });
       return code;
+    },
+    kill: async (signal = 'SIGKILL') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const ended = await exited;
+      rmSync(cacheDir, { recursive: true, force: true });
+      return ended.signal;
     },
   };
 }
