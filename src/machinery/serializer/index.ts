@@ -36,16 +36,29 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /**
  * encoding/json's scanner error for a document nested deeper than `max` (objects and arrays count
  * one level each): `invalid character '{' exceeded max depth` (`[` when the level that is one too
- * many is an array); undefined when `value` is within the limit. Iterative, so any depth is safe.
+ * many is an array); undefined when `value` is within the limit. The walk stops descending at
+ * `max + 1`, so its own recursion is bounded whatever the input's depth; it allocates nothing (it runs
+ * on every request body).
  */
 export function maxDepthError(value: unknown, max = MAX_NESTING_DEPTH): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  const stack: [unknown, number][] = [[value, 1]];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [v, depth] = top;
-    if (depth > max) return `invalid character '${Array.isArray(v) ? '[' : '{'}' exceeded max depth`;
-    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
-    for (const c of children) if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
+  const tooDeep = deepestBeyond(value, 1, max);
+  return tooDeep === undefined ? undefined : `invalid character '${Array.isArray(tooDeep) ? '[' : '{'}' exceeded max depth`;
+}
+
+/** The first container found at a depth beyond `max` (`v` being at `depth`), or undefined. */
+function deepestBeyond(v: unknown, depth: number, max: number): unknown {
+  if (v === null || typeof v !== 'object') return undefined;
+  if (depth > max) return v;
+  if (Array.isArray(v)) {
+    for (const c of v) {
+      const found = deepestBeyond(c, depth + 1, max);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const k in v) {
+    const found = deepestBeyond((v as Record<string, unknown>)[k], depth + 1, max);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -181,7 +194,8 @@ function decodeStruct(obj: Record<string, unknown>, typeName: string, path: stri
   const t = lookupType(typeName);
   if (!t) return undefined;
   for (const [name, zero] of requiredScalarsOf(typeName, t.fields)) if (obj[name] === undefined || obj[name] === null) obj[name] = zero;
-  for (const key of Object.keys(obj)) {
+  // for…in: no key array per object on this per-write path (deleting the current key is allowed).
+  for (const key in obj) {
     const f = t.fields[key];
     const v = obj[key];
     if (!f || v === undefined) continue;
@@ -221,7 +235,7 @@ function decodeValue(v: unknown, type: string, path: string, misfit: Misfit): st
 function decodeMembers(members: unknown[] | Record<string, unknown>, type: string, path: string, misfit: Misfit): string | undefined {
   if (type === 'any') return undefined;
   const container = members as Record<string, unknown>;
-  for (const k of Object.keys(container)) {
+  for (const k in container) {
     let v = container[k];
     if (v === null) {
       v = zeroValue(type);
