@@ -69,6 +69,13 @@ export type {
 
 import type { ObjectMeta, ListMeta } from 'kubernetes-types/meta/v1.js';
 
+/** Anything with object metadata: every API object type (Pod, Deployment, …, KubeObject). */
+export interface MetaObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+}
+
 /** Any API object: kind, apiVersion and metadata, plus whatever else its kind has. */
 export interface KubeObject {
   apiVersion?: string;

@@ -8,7 +8,7 @@
  * pkg/controlplane (default namespaces, kube-apiserver's compactor every 5 minutes,
  * apiserver/pkg/storage/etcd3/compact.go).
  */
-import type { RestRequest, Transport, WatchEvent, WatchStream } from '../client/transport.js';
+import type { RestRequest, Transport, WatchEvent, WatchStream } from '../api/request.js';
 import {
   isAlreadyExists,
   newBadRequest,

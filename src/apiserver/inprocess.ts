@@ -4,7 +4,7 @@
  * with no serialization. Objects returned are the server's frozen, shared objects; callers copy before
  * changing them.
  */
-import type { RestRequest, Transport, WatchEvent, WatchStream } from '../client/transport.js';
+import type { RestRequest, Transport, WatchEvent, WatchStream } from '../api/request.js';
 
 /** What the transport needs of the server. */
 export interface InProcessServer {

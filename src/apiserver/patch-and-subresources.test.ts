@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PatchType, RestRequest } from '../client/transport.js';
+import type { PatchType, RestRequest } from '../api/request.js';
 import type { KubeObject } from '../api/index.js';
 import { newTestServer, obj, pods, rejectsWithStatus, widgets, type Req, type TestServer } from './testing/fixtures.js';
 import type { HandleResult } from './index.js';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RestRequest, WatchEvent } from '../client/transport.js';
+import type { RestRequest, WatchEvent } from '../api/request.js';
 import type { KubeObject } from '../api/index.js';
 import { StatusError } from '../machinery/errors/index.js';
 import { flushAsync } from '../util/clock/index.js';

@@ -18,7 +18,7 @@ import { startHttpServer } from '../apiserver/http/index.js';
 import { newClientset, type Clientset } from '../client/index.js';
 import { writeKubeconfig } from '../client/kubeconfig.js';
 import { SharedInformerFactory } from '../informers/index.js';
-import { EventRecorder } from '../controller/events.js';
+import { EventRecorder } from '../client/record/index.js';
 import { ReplicaSetController } from '../controller/replicaset/index.js';
 import { DeploymentController } from '../controller/deployment/index.js';
 import { DaemonSetsController } from '../controller/daemonset/index.js';

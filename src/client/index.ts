@@ -27,7 +27,7 @@ import type {
   ReplicaSet,
   Scale,
 } from '../api/index.js';
-import type { PatchType, RestRequest, Transport, Verb, WatchEvent, WatchStream } from './transport.js';
+import type { PatchType, RestRequest, Transport, Verb, WatchEvent, WatchStream } from '../api/request.js';
 import {
   CONFIG_MAPS,
   ENDPOINTS,
@@ -48,7 +48,7 @@ import {
   type ResourceDescriptor,
 } from './resources.js';
 
-export type { PatchType, RestRequest, Transport, Verb, WatchEvent, WatchStream } from './transport.js';
+export type { PatchType, RestRequest, Transport, Verb, WatchEvent, WatchStream } from '../api/request.js';
 export type { DeleteOptions } from '../api/index.js';
 export * from './resources.js';
 

@@ -4,8 +4,8 @@ import type { ReplicaSet } from '../api/index.js';
 import { newClientset } from '../client/index.js';
 import { FakeTransport } from '../client/fake/index.js';
 import { FakeClock } from '../util/clock/index.js';
-import { EventRecorder } from './events.js';
-import { silentLogger } from './framework.js';
+import { EventRecorder } from '../client/record/index.js';
+import { silentLogger } from '../util/runtime/index.js';
 import { FakePodControl, RealPodControl, getPodFromTemplate, slowStartBatch } from './pod-control.js';
 
 describe('slowStartBatch', () => {

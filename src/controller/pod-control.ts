@@ -11,7 +11,7 @@ import type { MetaObject } from '../informers/index.js';
 import type { Clientset } from '../client/index.js';
 import { errorMessage, isNotFound } from '../machinery/errors/index.js';
 import { NAMESPACE_TERMINATING_CAUSE, hasStatusCause } from './controller-utils.js';
-import type { EventRecorder } from './events.js';
+import type { EventRecorder } from '../client/record/index.js';
 
 export const SUCCESSFUL_CREATE_POD_REASON = 'SuccessfulCreate';
 export const FAILED_CREATE_POD_REASON = 'FailedCreate';

@@ -8,15 +8,10 @@
  *
  * Stored objects are deep-frozen and shared: callers copy before changing one.
  */
-import type { ObjectMeta } from '../api/index.js';
+import type { MetaObject } from '../api/index.js';
 import { deepFreeze, metaNamespaceKey } from '../machinery/meta/index.js';
 
-/** Anything with object metadata: every API object type (Pod, Deployment, …, KubeObject). */
-export interface MetaObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-}
+export type { MetaObject } from '../api/index.js';
 
 /**
  * The last known state of an object whose deletion the informer missed (it vanished between a watch

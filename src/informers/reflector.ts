@@ -22,7 +22,7 @@
  */
 import type { KubeList } from '../api/index.js';
 import type { ListOptions, WatchOptions } from '../client/index.js';
-import type { WatchEvent, WatchStream } from '../client/transport.js';
+import type { WatchEvent, WatchStream } from '../api/request.js';
 import { isResourceExpired, StatusError, statusErrorFromResponse } from '../machinery/errors/index.js';
 import type { Clock, Timer } from '../util/clock/index.js';
 import type { Rand } from '../util/random/index.js';

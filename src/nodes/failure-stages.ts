@@ -23,7 +23,7 @@
 import type { Container, ContainerStatus, Pod } from '../api/index.js';
 import { formatTime, parseTime } from '../util/clock/index.js';
 import { containerID, imageRepository, isBeingDeleted, phaseOf, podConditions, running } from './pod-status.js';
-import type { PodStage, StageContext } from './stages.js';
+import type { PodStage, StageContext } from './stage-types.js';
 
 type ContainerStateTerminated = NonNullable<NonNullable<ContainerStatus['state']>['terminated']>;
 

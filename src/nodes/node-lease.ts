@@ -11,7 +11,7 @@
  */
 import type { Lease } from '../api/index.js';
 import type { Clientset } from '../client/index.js';
-import type { Logger } from '../controller/framework.js';
+import type { Logger } from '../util/runtime/index.js';
 import { errorMessage, isAlreadyExists, isConflict, isNotFound } from '../machinery/errors/index.js';
 import { formatMicroTime, type Clock, type Timer } from '../util/clock/index.js';
 

@@ -15,8 +15,8 @@
  */
 import type { KubeObject, Node, Pod, Taint } from '../api/index.js';
 import type { Clientset } from '../client/index.js';
-import { EventRecorder, withTypeMeta } from '../controller/events.js';
-import type { Logger } from '../controller/framework.js';
+import { EventRecorder, withTypeMeta } from '../client/record/index.js';
+import type { Logger } from '../util/runtime/index.js';
 import { DeletedFinalStateUnknown, type SharedInformerFactory } from '../informers/index.js';
 import { isConflict, isNotFound } from '../machinery/errors/index.js';
 import type { Clock } from '../util/clock/index.js';

@@ -10,7 +10,8 @@
  * `podPlayStageParallelism`).
  */
 import type { Node, Pod } from '../api/index.js';
-import { runWorkers, type Logger } from '../controller/framework.js';
+import { type Logger } from '../util/runtime/index.js';
+import { runWorkers } from '../workqueue/index.js';
 import type { Clock } from '../util/clock/index.js';
 import type { Rand } from '../util/random/index.js';
 import { RateLimitingQueue } from '../workqueue/index.js';

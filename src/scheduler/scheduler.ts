@@ -14,7 +14,7 @@
  */
 import type { KubeObject, Node, Pod, PodCondition } from '../api/index.js';
 import type { Clientset } from '../client/index.js';
-import { EventRecorder, withTypeMeta } from '../controller/events.js';
+import { EventRecorder, withTypeMeta } from '../client/record/index.js';
 import { DeletedFinalStateUnknown, type SharedInformerFactory } from '../informers/index.js';
 import { errorMessage, isConflict, isNotFound } from '../machinery/errors/index.js';
 import { formatTime, type Clock } from '../util/clock/index.js';

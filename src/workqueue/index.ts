@@ -10,3 +10,12 @@ export {
   maxOfRateLimiter,
   defaultControllerRateLimiter,
 } from './rate-limiters.js';
+export {
+  TerminalError,
+  processNextWorkItem,
+  runWorkers,
+  runWorkersWhenSynced,
+  type RunWorkersOptions,
+  type Syncable,
+  type SyncResult,
+} from './worker.js';

@@ -8,7 +8,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/api/index.js';
 import { DeploymentController } from '../../src/controller/deployment/index.js';
-import type { SyncResult } from '../../src/controller/framework.js';
+import type { SyncResult } from '../../src/workqueue/index.js';
 import type { ControlPlane } from '../../src/cli/cluster.js';
 import { MemoryBackend } from '../../src/storage/memory/index.js';
 import { FakeClock } from '../../src/util/clock/index.js';

@@ -11,7 +11,7 @@ import { ApiServer } from '../../src/apiserver/index.js';
 import { buildEncryptionConfig, type EncryptionConfiguration } from '../../src/apiserver/encryption/index.js';
 import { servedStrategies } from '../../src/apiserver/registry/resources/index.js';
 import { newClientset, type Clientset } from '../../src/client/index.js';
-import type { WatchEvent } from '../../src/client/transport.js';
+import type { WatchEvent } from '../../src/api/request.js';
 import { StatusError } from '../../src/machinery/errors/index.js';
 import { MemoryBackend } from '../../src/storage/memory/index.js';
 import { TransformingBackend } from '../../src/storage/value/index.js';

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfigMap } from '../../src/api/index.js';
 import { newClientset } from '../../src/client/index.js';
-import type { RestRequest, Transport, WatchEvent, WatchStream } from '../../src/client/transport.js';
+import type { RestRequest, Transport, WatchEvent, WatchStream } from '../../src/api/request.js';
 import { COMPACTION_INTERVAL_MS, COMPACTION_MIN_RETAIN } from '../../src/apiserver/index.js';
 import { newTestServer } from '../../src/apiserver/testing/fixtures.js';
 import { SharedIndexInformer } from '../../src/informers/shared-informer.js';

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import type { PatchType } from '../../client/transport.js';
+import type { PatchType } from '../../api/request.js';
 import {
   errorMessage,
   newBadRequest,

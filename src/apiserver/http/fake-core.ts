@@ -3,7 +3,7 @@
  * (pods, namespaces, deployments) plus HPAs in autoscaling v2 and v1, every request recorded, results
  * and watch events supplied by the test.
  */
-import type { RestRequest, WatchEvent, WatchStream } from '../../client/transport.js';
+import type { RestRequest, WatchEvent, WatchStream } from '../../api/request.js';
 import type { KubeObject } from '../../api/index.js';
 import { servedStrategies } from '../registry/resources/index.js';
 import type { ResourceStrategy, TablePrinter } from '../registry/strategy.js';

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { RestRequest } from '../../client/transport.js';
+import type { RestRequest } from '../../api/request.js';
 import { FakeClock } from '../../util/clock/index.js';
 import { FakeCore, fakeSchema } from './fake-core.js';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from './server.js';

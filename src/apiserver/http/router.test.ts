@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newNotFound, newInvalid, field } from '../../machinery/errors/index.js';
-import type { RestRequest } from '../../client/transport.js';
+import type { RestRequest } from '../../api/request.js';
 import { PROTOBUF_MAGIC, WireWriter } from '../../api/proto/index.js';
 import { startTestServer, type TestServer } from './harness.js';
 

@@ -6,7 +6,7 @@
  * GET get|list|watch, POST create, PUT update, PATCH patch, DELETE delete|deletecollection.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RestRequest, Verb } from '../../client/transport.js';
+import type { RestRequest, Verb } from '../../api/request.js';
 import { newNotAcceptable, newNotFoundPath } from '../../machinery/errors/index.js';
 import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, objectMediaTypeOf, parseBool, patchTypeOf, readBody } from './body.js';

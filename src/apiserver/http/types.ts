@@ -5,7 +5,7 @@
  * against a small fake core.
  */
 import type { Clock } from '../../util/clock/index.js';
-import type { RestRequest, WatchEvent, WatchStream } from '../../client/transport.js';
+import type { RestRequest, WatchEvent, WatchStream } from '../../api/request.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 
 /** Result of a non-watch request, as `ApiServer.handle` returns it. */

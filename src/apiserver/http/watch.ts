@@ -9,7 +9,7 @@
  * objects (ERROR events) and BOOKMARK objects are sent unconverted.
  */
 import type { ServerResponse } from 'node:http';
-import type { RestRequest, WatchEvent, WatchStream } from '../../client/transport.js';
+import type { RestRequest, WatchEvent, WatchStream } from '../../api/request.js';
 import type { Clock } from '../../util/clock/index.js';
 import type { TablePrinter } from '../registry/strategy.js';
 import { statusOf, writeError } from './errors.js';

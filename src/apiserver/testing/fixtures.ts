@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../api/index.js';
-import type { RestRequest } from '../../client/transport.js';
+import type { RestRequest } from '../../api/request.js';
 import { metaOf } from '../registry/generic/objects.js';
 import { StatusError, field, type FieldError } from '../../machinery/errors/index.js';
 import { MemoryBackend } from '../../storage/memory/index.js';

@@ -8,7 +8,7 @@
  * Delivery is synchronous: `onEvent` runs inside {@link CacheWatcher.offer}. A throwing `onEvent` ends
  * this watch with that error and never disturbs the source.
  */
-import type { WatchEvent } from '../../client/transport.js';
+import type { WatchEvent } from '../../api/request.js';
 import type { KubeObject } from '../../api/index.js';
 import type { Clock, Timer } from '../../util/clock/index.js';
 import { deepFreeze } from '../../machinery/meta/index.js';

@@ -55,7 +55,7 @@ import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch }
 import { FakeClock, formatTime, type Clock, type Timer } from '../../util/clock/index.js';
 import { SeededRand, randomString, type Rand } from '../../util/random/index.js';
 import { KNOWN_RESOURCES, groupVersionString, parseGroupVersion } from '../resources.js';
-import type { RestRequest, Transport, Verb, WatchEvent, WatchStream } from '../transport.js';
+import type { RestRequest, Transport, Verb, WatchEvent, WatchStream } from '../../api/request.js';
 
 /** What a reactor decides: `handled: false` passes the request on; otherwise `error` is thrown or `result` returned. */
 export interface ReactionResult {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StatusError, isNotFound } from '../../machinery/errors/index.js';
 import { HttpTransport, requestPath } from './index.js';
-import type { WatchEvent } from '../transport.js';
+import type { WatchEvent } from '../../api/request.js';
 
 interface Seen {
   method: string;

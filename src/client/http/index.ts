@@ -10,7 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { statusErrorFromResponse } from '../../machinery/errors/index.js';
-import type { RestRequest, Transport, WatchEvent, WatchStream } from '../transport.js';
+import type { RestRequest, Transport, WatchEvent, WatchStream } from '../../api/request.js';
 
 /** Connection settings (normally from a kubeconfig, see `client/kubeconfig.ts`). */
 export interface HttpTransportOptions {

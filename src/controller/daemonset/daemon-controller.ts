@@ -31,9 +31,10 @@ import {
   isPodAvailable,
   isPodReady,
   toError, resolveControllerRef } from '../controller-utils.js';
-import { EventRecorder, withTypeMeta } from '../events.js';
+import { EventRecorder, withTypeMeta } from '../../client/record/index.js';
 import { ControllerExpectations } from '../expectations.js';
-import { runWorkersWhenSynced, stderrLogger, type Logger, type SyncResult } from '../framework.js';
+import { stderrLogger, type Logger } from '../../util/runtime/index.js';
+import { runWorkersWhenSynced, type SyncResult } from '../../workqueue/index.js';
 import { RealPodControl, SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch, type PodControl } from '../pod-control.js';
 import { Backoff } from './backoff.js';
 import { cleanupHistory, constructHistory, rollingUpdate, type DaemonSetSyncContext } from './update.js';

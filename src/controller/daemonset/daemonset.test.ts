@@ -6,8 +6,9 @@ import { FakeTransport } from '../../client/fake/index.js';
 import { SharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, flushAsync, formatTime } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
-import { EventRecorder } from '../events.js';
-import { processNextWorkItem, silentLogger } from '../framework.js';
+import { EventRecorder } from '../../client/record/index.js';
+import { silentLogger } from '../../util/runtime/index.js';
+import { processNextWorkItem } from '../../workqueue/index.js';
 import { DaemonSetsController } from './daemon-controller.js';
 import { getTargetNodeName } from './util.js';
 

@@ -14,8 +14,7 @@ import type { Affinity, DaemonSet, Node, Pod, PodTemplateSpec, Taint, Toleration
 import { getScaledValueFromIntOrPercent } from '../../machinery/intstr/index.js';
 import { deepCopy } from '../../machinery/meta/index.js';
 import { parseTime } from '../../util/clock/index.js';
-import { matchNodeSelectorTerms } from '../../scheduler/plugins/node-affinity.js';
-import { tolerationsTolerateTaint } from '../../scheduler/plugins/taint-toleration.js';
+import { matchNodeSelectorTerms, tolerationsTolerateTaint } from '../../machinery/scheduling/index.js';
 
 /** Pod label with the ControllerRevision hash of the template the pod was made from (`DefaultDaemonSetUniqueLabelKey`). */
 export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';

@@ -15,7 +15,7 @@ import { computeHash } from '../../machinery/hash/index.js';
 import { deepCopy, getControllerOf, newControllerRef, semanticDeepEqual } from '../../machinery/meta/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { NAMESPACE_TERMINATING_CAUSE, compareBySizeNewer, compareBySizeOlder, filterActiveReplicaSets, hasStatusCause, specReplicas } from '../controller-utils.js';
-import { withTypeMeta, type EventRecorder } from '../events.js';
+import { withTypeMeta, type EventRecorder } from '../../client/record/index.js';
 import * as util from './util/deployment-util.js';
 
 /** apps/v1 Deployment, for owner references and events. */

@@ -16,8 +16,9 @@ import { selectorFromSet } from '../../machinery/labels/index.js';
 import { metaNamespaceKey, semanticDeepEqual, splitMetaNamespaceKey } from '../../machinery/meta/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
-import { runWorkersWhenSynced, stderrLogger, type Logger } from '../framework.js';
-import { LABEL_HEADLESS, findPort, handleServicesAndPods, hasSelector, isReadyForService, shouldPodBeInEndpoints, shouldSetHostname } from './endpoint-util.js';
+import { stderrLogger, type Logger } from '../../util/runtime/index.js';
+import { runWorkersWhenSynced } from '../../workqueue/index.js';
+import { LABEL_HEADLESS, findPort, handleServicesAndPods, hasSelector, isReadyForService, shouldPodBeInEndpoints, shouldSetHostname } from '../endpoint-util.js';
 
 /** Options of {@link EndpointsController}. */
 export interface EndpointsControllerOptions {

@@ -2,10 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Endpoints, KubeObject } from '../../api/index.js';
 import { isNotFound } from '../../machinery/errors/index.js';
-import { silentLogger } from '../framework.js';
+import { silentLogger } from '../../util/runtime/index.js';
 import { EndpointsController, endpointSubsets } from './endpoints-controller.js';
 import { fakeCluster, testPod, testService } from './testing.js';
-import { findPort, podEndpointsChanged } from './endpoint-util.js';
+import { findPort, podEndpointsChanged } from '../endpoint-util.js';
 
 async function run(objects: object[]) {
   const c = fakeCluster(objects as KubeObject[]);

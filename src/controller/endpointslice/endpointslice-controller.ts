@@ -19,8 +19,9 @@ import { semanticDeepEqual, splitMetaNamespaceKey } from '../../machinery/meta/i
 import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
 import { isPodReady } from '../controller-utils.js';
-import { LABEL_HEADLESS, findPort, handleServicesAndPods, hasSelector, shouldPodBeInEndpoints, shouldSetHostname } from '../endpoint/index.js';
-import { runWorkersWhenSynced, stderrLogger, type Logger } from '../framework.js';
+import { LABEL_HEADLESS, findPort, handleServicesAndPods, hasSelector, shouldPodBeInEndpoints, shouldSetHostname } from '../endpoint-util.js';
+import { stderrLogger, type Logger } from '../../util/runtime/index.js';
+import { runWorkersWhenSynced } from '../../workqueue/index.js';
 
 /** `discovery.LabelServiceName`. */
 export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EndpointSlice, KubeObject, Node } from '../../api/index.js';
-import { silentLogger } from '../framework.js';
+import { silentLogger } from '../../util/runtime/index.js';
 import { fakeCluster, testPod, testService } from '../endpoint/testing.js';
 import { EndpointSliceController, MAX_ENDPOINTS_PER_SLICE, desiredSlices, podToEndpoint, sliceLabels } from './endpointslice-controller.js';
 

@@ -6,7 +6,7 @@ import { FakeTransport } from '../../client/fake/index.js';
 import { SharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, flushAsync } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
-import { silentLogger } from '../framework.js';
+import { silentLogger } from '../../util/runtime/index.js';
 import { GarbageCollector } from './garbage-collector.js';
 
 const ref = (kind: string, name: string, uid: string, apiVersion = 'apps/v1'): OwnerReference => ({

@@ -40,8 +40,9 @@ import { DeletedFinalStateUnknown, type SharedInformerFactory } from '../../info
 import { isNotFound } from '../../machinery/errors/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
 import type { Clock, Timer } from '../../util/clock/index.js';
-import type { EventRecorder } from '../events.js';
-import { runWorkers, type Logger, type SyncResult } from '../framework.js';
+import type { EventRecorder } from '../../client/record/index.js';
+import { type Logger } from '../../util/runtime/index.js';
+import { runWorkers, type SyncResult } from '../../workqueue/index.js';
 import { objectReferenceString, type GraphNode } from './graph.js';
 import { absentKey, FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN, GraphBuilder, sameCoordinates } from './graph-builder.js';
 import { GCOperations, type PropagationPolicy } from './operations.js';

@@ -15,7 +15,8 @@ import type { Clientset } from '../../client/index.js';
 import type { SharedInformerFactory } from '../../informers/index.js';
 import { RateLimitingQueue, bucketRateLimiter, itemExponentialFailureRateLimiter, maxOfRateLimiter } from '../../workqueue/index.js';
 import type { Clock, Timer } from '../../util/clock/index.js';
-import { runWorkers, type Logger, type SyncResult } from '../framework.js';
+import { type Logger } from '../../util/runtime/index.js';
+import { runWorkers, type SyncResult } from '../../workqueue/index.js';
 import { NamespacedResourcesDeleter, ResourcesRemainingError, type NamespacedResource } from './namespaced-resources-deleter.js';
 
 /** upstream `namespaceDeletionGracePeriod`, ms. */

@@ -21,7 +21,7 @@ import type { KubeList, Namespace } from '../../api/index.js';
 import type { Clientset, ResourceDescriptor } from '../../client/index.js';
 import { errorMessage, isConflict, isNotFound, StatusError } from '../../machinery/errors/index.js';
 import { formatTime, type Clock } from '../../util/clock/index.js';
-import type { Logger } from '../framework.js';
+import type { Logger } from '../../util/runtime/index.js';
 import { NamespaceConditionUpdater, type ContentTotals } from './status-conditions.js';
 
 /** A served resource with its verbs (from discovery). */

@@ -7,7 +7,7 @@ import { newClientset } from '../../client/index.js';
 import { SharedInformerFactory } from '../../informers/index.js';
 import { isNotFound } from '../../machinery/errors/index.js';
 import type { KubeObject, Pod } from '../../api/index.js';
-import { silentLogger } from '../framework.js';
+import { silentLogger } from '../../util/runtime/index.js';
 import { GC_CHECK_PERIOD_MS, PodGCController, QUARANTINE_TIME_MS } from './index.js';
 
 const node = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });

@@ -20,7 +20,7 @@ import { isNotFound } from '../../machinery/errors/index.js';
 import { deepCopy } from '../../machinery/meta/index.js';
 import { formatTime, type Clock, type Timer } from '../../util/clock/index.js';
 import { handleError } from '../../util/runtime/index.js';
-import type { Logger } from '../framework.js';
+import type { Logger } from '../../util/runtime/index.js';
 
 /** upstream `gcCheckPeriod`, ms. */
 export const GC_CHECK_PERIOD_MS = 20_000;

@@ -29,9 +29,10 @@ import {
   podKey,
   specReplicas,
   toError, resolveControllerRef } from '../controller-utils.js';
-import { EventRecorder, withTypeMeta } from '../events.js';
+import { EventRecorder, withTypeMeta } from '../../client/record/index.js';
 import { UIDTrackingControllerExpectations } from '../expectations.js';
-import { runWorkersWhenSynced, stderrLogger, type Logger, type SyncResult } from '../framework.js';
+import { stderrLogger, type Logger } from '../../util/runtime/index.js';
+import { runWorkersWhenSynced, type SyncResult } from '../../workqueue/index.js';
 import { RealPodControl, SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch, type PodControl } from '../pod-control.js';
 import { calculateStatus, getPodsToDelete, nextAvailabilityCheckMs, updateReplicaSetStatus } from './replica-set-utils.js';
 

@@ -12,7 +12,8 @@ import { DeletedFinalStateUnknown, type Lister, type SharedInformerFactory } fro
 import { isAlreadyExists, isForbidden } from '../../machinery/errors/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
-import { runWorkersWhenSynced, stderrLogger, type Logger } from '../framework.js';
+import { stderrLogger, type Logger } from '../../util/runtime/index.js';
+import { runWorkersWhenSynced } from '../../workqueue/index.js';
 
 /** The accounts every namespace gets (`DefaultServiceAccountsControllerOptions`). */
 export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];

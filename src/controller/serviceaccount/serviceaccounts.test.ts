@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, Namespace } from '../../api/index.js';
-import { silentLogger } from '../framework.js';
+import { silentLogger } from '../../util/runtime/index.js';
 import { fakeCluster } from '../endpoint/testing.js';
 import { ServiceAccountsController } from './serviceaccounts-controller.js';
 

@@ -11,7 +11,7 @@ import { taintToleration } from './taint-toleration.js';
 import type { FilterPlugin, ScorePlugin } from './types.js';
 
 export * from './types.js';
-export { nodeAffinity, matchNodeSelectorRequirement, matchNodeSelectorTerm, matchNodeSelectorTerms } from './node-affinity.js';
+export { nodeAffinity } from './node-affinity.js';
 export { nodeName } from './node-name.js';
 export {
   insufficientResources,
@@ -21,7 +21,7 @@ export {
 } from './node-resources-fit.js';
 export { nodeUnschedulable } from './node-unschedulable.js';
 export { selectorSpread } from './selector-spread.js';
-export { findUntoleratedTaint, taintToleration, toleratesTaint, tolerationsTolerateTaint } from './taint-toleration.js';
+export { taintToleration } from './taint-toleration.js';
 
 export const defaultFilterPlugins: readonly FilterPlugin[] = [
   nodeUnschedulable,

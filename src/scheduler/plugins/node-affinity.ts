@@ -12,63 +12,10 @@
  * - `Gt` / `Lt`: label present, both it and the single value parse as base-10 integers, and compare.
  * A requirement that is malformed (Gt with two values, a non-integer) matches nothing.
  */
-import type { NodeSelectorRequirement, NodeSelectorTerm } from '../../api/index.js';
+import { matchNodeSelectorTerms } from '../../machinery/scheduling/index.js';
 import type { PodInfo } from '../node-info.js';
 import type { FilterPlugin } from './types.js';
 import { unresolvable } from './types.js';
-
-const INTEGER = /^[+-]?\d+$/;
-
-/** Whether one requirement holds for a label (or field) set. */
-export function matchNodeSelectorRequirement(req: NodeSelectorRequirement, set: Readonly<Record<string, string>>): boolean {
-  const has = Object.prototype.hasOwnProperty.call(set, req.key);
-  const value = has ? set[req.key] : undefined;
-  const values = req.values ?? [];
-  switch (req.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return has;
-    case 'DoesNotExist':
-      return !has;
-    case 'Gt':
-    case 'Lt': {
-      const bound = values[0];
-      if (values.length !== 1 || bound === undefined || !INTEGER.test(bound)) return false;
-      if (value === undefined || !INTEGER.test(value)) return false;
-      return req.operator === 'Gt' ? Number(value) > Number(bound) : Number(value) < Number(bound);
-    }
-    default:
-      return false;
-  }
-}
-
-/** Whether a term holds for a node's labels and fields (`{'metadata.name': name}`); an empty term matches nothing. */
-export function matchNodeSelectorTerm(
-  term: NodeSelectorTerm,
-  labels: Readonly<Record<string, string>>,
-  fields: Readonly<Record<string, string>>,
-): boolean {
-  const exprs = term.matchExpressions ?? [];
-  const fieldExprs = term.matchFields ?? [];
-  if (exprs.length === 0 && fieldExprs.length === 0) return false;
-  return (
-    exprs.every((r) => matchNodeSelectorRequirement(r, labels)) &&
-    fieldExprs.every((r) => matchNodeSelectorRequirement(r, fields))
-  );
-}
-
-/** Whether any term matches (ORed); no terms match nothing. */
-export function matchNodeSelectorTerms(
-  terms: readonly NodeSelectorTerm[],
-  labels: Readonly<Record<string, string>>,
-  nodeName: string,
-): boolean {
-  const fields = { 'metadata.name': nodeName };
-  return terms.some((t) => matchNodeSelectorTerm(t, labels, fields));
-}
 
 export const nodeAffinity: FilterPlugin = {
   name: 'NodeAffinity',

@@ -4,7 +4,7 @@
  * Follows upstream pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go.
  */
 import type { Taint } from '../../api/index.js';
-import { tolerationsTolerateTaint } from './taint-toleration.js';
+import { tolerationsTolerateTaint } from '../../machinery/scheduling/index.js';
 import type { FilterPlugin } from './types.js';
 import { unresolvable } from './types.js';
 

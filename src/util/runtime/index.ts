@@ -10,10 +10,25 @@
  */
 import { Counter } from 'prom-client';
 
-/** The part of a pino logger this module writes to. */
-export interface ErrorLogger {
+/** Minimal structured logger (pino's `info(obj, msg)` / `error(obj, msg)` shape), used by every component. */
+export interface Logger {
+  info(obj: Record<string, unknown>, msg: string): void;
   error(obj: Record<string, unknown>, msg: string): void;
 }
+
+/** The part of a {@link Logger} this module writes to. */
+export type ErrorLogger = Pick<Logger, 'error'>;
+
+/** A logger that writes error lines to stderr and drops info lines; the default when none is given. */
+export const stderrLogger: Logger = {
+  info() {},
+  error(obj, msg) {
+    process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
+  },
+};
+
+/** A logger that discards everything (tests that expect errors). */
+export const silentLogger: Logger = { info() {}, error() {} };
 
 /** `kubeplane_handled_errors_total{component}`: errors passed to {@link handleError}. */
 export const handledErrorsTotal = new Counter({
@@ -22,13 +37,7 @@ export const handledErrorsTotal = new Counter({
   labelNames: ['component'] as const,
 });
 
-/** Writes to stderr: the logger when a component has none (a crash must never go unseen). */
-const stderrLogger: ErrorLogger = {
-  error(obj, msg) {
-    process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
-  },
-};
-
+/** The logger when a component has none: stderr, so that a crash never goes unseen. */
 let fallbackLogger: ErrorLogger = stderrLogger;
 
 /** Sets the logger {@link handleError} uses when its caller gives none (the CLI passes its root logger). */

@@ -12,7 +12,7 @@
  * - server-side apply (`application/apply-patch+yaml`) and anything else → 415.
  */
 import type { KubeObject } from '../../../api/index.js';
-import type { PatchType } from '../../../client/transport.js';
+import type { PatchType } from '../../../api/request.js';
 import { StatusError, newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../../../machinery/errors/index.js';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../../machinery/patch/index.js';
 

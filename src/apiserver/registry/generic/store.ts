@@ -14,7 +14,7 @@
  * its storage watch.
  */
 import type { KubeList, KubeObject } from '../../../api/index.js';
-import type { PatchType, WatchEvent, WatchStream } from '../../../client/transport.js';
+import type { PatchType, WatchEvent, WatchStream } from '../../../api/request.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
 import {
   StatusError,

@@ -5,7 +5,7 @@
  * object with another strategy and live in the store ({@link UpdateMode}).
  */
 import type { KubeObject } from '../../../api/index.js';
-import type { PatchType } from '../../../client/transport.js';
+import type { PatchType } from '../../../api/request.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
 import { field, newBadRequest, newConflict, newInvalid, newNotFound, newMethodNotSupported, fieldErrorString, type FieldError } from '../../../machinery/errors/index.js';
 import { rootTypeName } from '../../../api/schema/index.js';

@@ -1,8 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '../util/clock/index.js';
-import { RateLimitingQueue } from '../workqueue/index.js';
-import { TerminalError, processNextWorkItem, runWorkers, silentLogger } from './framework.js';
+import { RateLimitingQueue } from './index.js';
+import { silentLogger } from '../util/runtime/index.js';
+import { TerminalError, processNextWorkItem, runWorkers } from './worker.js';
 
 const opts = { name: 'test', logger: silentLogger };
 

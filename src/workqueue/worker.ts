@@ -18,29 +18,12 @@
  * through util/runtime's `handleError`: logged with the key, counted in
  * `kubeplane_handled_errors_total{component=<name>}`; a throwing sync never stops the workers.
  */
-import type { RateLimitingQueue } from '../workqueue/index.js';
-import { handleError } from '../util/runtime/index.js';
+import type { RateLimitingQueue } from './queue.js';
+import { handleError, stderrLogger, type Logger } from '../util/runtime/index.js';
 
 /** What a sync handler may ask for: `{requeueAfter: ms}` to be synced again after that delay. */
 // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- lets handlers that never requeue simply not return
 export type SyncResult = { requeueAfter?: number } | undefined | void;
-
-/** Minimal structured logger (pino's `info(obj, msg)` / `error(obj, msg)` shape). */
-export interface Logger {
-  info(obj: Record<string, unknown>, msg: string): void;
-  error(obj: Record<string, unknown>, msg: string): void;
-}
-
-/** A logger that writes error lines to stderr and drops info lines; the default when none is given. */
-export const stderrLogger: Logger = {
-  info() {},
-  error(obj, msg) {
-    process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
-  },
-};
-
-/** A logger that discards everything (tests that expect errors). */
-export const silentLogger: Logger = { info() {}, error() {} };
 
 /**
  * An error a sync handler throws when retrying cannot help (e.g. an invalid spec): the key is

@@ -15,13 +15,11 @@
  * as the broadcaster's channel does); a background loop writes them in order. Errors are logged and
  * never reach the caller; transport errors (not a StatusError) are retried up to 12 times, 10 s apart.
  */
-import type { Event } from '../api/index.js';
-import type { MetaObject } from '../informers/index.js';
-import type { Clientset } from '../client/index.js';
-import { StatusError, errorMessage, isNotFound } from '../machinery/errors/index.js';
-import { formatTime, type Clock } from '../util/clock/index.js';
-import { handleError } from '../util/runtime/index.js';
-import { stderrLogger, type Logger } from './framework.js';
+import type { Event, MetaObject } from '../../api/index.js';
+import type { Clientset } from '../index.js';
+import { StatusError, errorMessage, isNotFound } from '../../machinery/errors/index.js';
+import { formatTime, type Clock } from '../../util/clock/index.js';
+import { handleError, stderrLogger, type Logger } from '../../util/runtime/index.js';
 
 /** `Normal` or `Warning` (v1.EventTypeNormal / EventTypeWarning). */
 export type EventType = 'Normal' | 'Warning';

@@ -6,11 +6,11 @@
  * Followed (v1.33): pkg/controller/util/endpoint/controller_utils.go (ShouldPodBeInEndpoints,
  * GetPodServiceMemberships, podEndpointsChanged, ShouldSetHostname), pkg/api/v1/pod/util.go (FindPort).
  */
-import type { Pod, Service, ServicePort } from '../../api/index.js';
-import { selectorFromSet } from '../../machinery/labels/index.js';
-import { DeletedFinalStateUnknown, type Lister, type SharedIndexInformer } from '../../informers/index.js';
-import { metaNamespaceKey } from '../../machinery/meta/index.js';
-import { isPodReady } from '../controller-utils.js';
+import type { Pod, Service, ServicePort } from '../api/index.js';
+import { selectorFromSet } from '../machinery/labels/index.js';
+import { DeletedFinalStateUnknown, type Lister, type SharedIndexInformer } from '../informers/index.js';
+import { metaNamespaceKey } from '../machinery/meta/index.js';
+import { isPodReady } from './controller-utils.js';
 
 /** The label marking endpoints of headless services (`v1.IsHeadlessService`). */
 export const LABEL_HEADLESS = 'service.kubernetes.io/headless';

@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newClientset } from '../client/index.js';
-import { FakeTransport } from '../client/fake/index.js';
-import { newForbidden } from '../machinery/errors/index.js';
-import { FakeClock, flushAsync } from '../util/clock/index.js';
-import { EventRecorder } from './events.js';
-import { silentLogger } from './framework.js';
+import { newClientset } from '../index.js';
+import { FakeTransport } from '../fake/index.js';
+import { newForbidden } from '../../machinery/errors/index.js';
+import { FakeClock, flushAsync } from '../../util/clock/index.js';
+import { EventRecorder } from './index.js';
+import { silentLogger } from '../../util/runtime/index.js';
 
 const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'ns', uid: 'u1', resourceVersion: '7' } };
 
