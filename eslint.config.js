@@ -2,9 +2,11 @@
 // real time and randomness are only touched in src/util/clock and src/util/random, and imports point
 // down the layers of DESIGN.md (eslint-plugin-import-x: no-restricted-paths, no-cycle).
 import { readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import importX from 'eslint-plugin-import-x';
+import enhancedResolve from 'enhanced-resolve';
 
 /**
  * What each module of src/ may not import (DESIGN.md "Dependency direction"): util and api at the
@@ -32,8 +34,28 @@ const CONTROLLERS = readdirSync(new URL('./src/controller', import.meta.url), { 
   .map((d) => d.name);
 
 /** How import-x resolves `./x.js` to `./x.ts`, and parses what it follows (no-cycle reads the files imported). */
+const resolveSync = enhancedResolve.create.sync({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: ['import', 'node', 'default'] });
+
+/**
+ * An import-x resolver (interface version 3) over enhanced-resolve. import-x 4.7+ ships resolvers with
+ * native bindings whose other-platform packages the registry does not serve, which breaks `npm ci`;
+ * 4.6 with this pure-JS resolver does not.
+ */
+const nodeResolver = {
+  interfaceVersion: 3,
+  name: 'kubeplane-node',
+  resolve(source, file) {
+    try {
+      const path = resolveSync({}, dirname(file), source);
+      return path === false ? { found: false } : { found: true, path };
+    } catch {
+      return { found: false };
+    }
+  },
+};
+
 export const importXSettings = {
-  'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+  'import-x/resolver-next': [nodeResolver],
   'import-x/extensions': ['.ts', '.js'],
   'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
 };

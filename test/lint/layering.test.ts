@@ -31,7 +31,8 @@ function eslintFor(basePath: string, zones: unknown[], settings: Record<string, 
       {
         files: ['**/*.ts'],
         languageOptions: { parser: tseslint.parser },
-        plugins: { 'import-x': importX },
+        // import-x 4.6's declared types predate ESLint 9's Plugin type; the runtime object is a plugin.
+        plugins: { 'import-x': importX as unknown as ESLint.Plugin },
         settings,
         rules: {
           ...(zones.length > 0 ? { 'import-x/no-restricted-paths': ['error', { basePath, zones }] } : {}),
