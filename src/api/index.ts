@@ -36,6 +36,7 @@ export type {
   EndpointSubset,
   EndpointAddress,
   EndpointPort,
+  PersistentVolumeClaim,
 } from 'kubernetes-types/core/v1.js';
 export type { EndpointSlice, Endpoint as DiscoveryEndpoint, EndpointPort as DiscoveryEndpointPort } from 'kubernetes-types/discovery/v1.js';
 export type {
@@ -53,7 +54,12 @@ export type {
   DaemonSetStatus,
   DaemonSetUpdateStrategy,
   ControllerRevision,
+  StatefulSet,
 } from 'kubernetes-types/apps/v1.js';
+export type { Job, CronJob } from 'kubernetes-types/batch/v1.js';
+export type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js';
+export type { HorizontalPodAutoscaler as HorizontalPodAutoscalerV1 } from 'kubernetes-types/autoscaling/v1.js';
+export type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';
 export type { Lease } from 'kubernetes-types/coordination/v1.js';
 export type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 export type {

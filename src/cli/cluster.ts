@@ -17,7 +17,7 @@ import { servedStrategies } from '../apiserver/registry/resources/index.js';
 import { startHttpServer } from '../apiserver/http/index.js';
 import { newClientset, type Clientset } from '../client/index.js';
 import { writeKubeconfig } from '../client/kubeconfig.js';
-import { SharedInformerFactory } from '../informers/index.js';
+import { newSharedInformerFactory } from '../informers/index.js';
 import { EventRecorder } from '../client/record/index.js';
 import { ReplicaSetController } from '../controller/replicaset/index.js';
 import { DeploymentController } from '../controller/deployment/index.js';
@@ -81,7 +81,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
 
   // kube-controller-manager: one informer factory shared by its controllers, as upstream.
   const kcmClient = clientFor('kube-controller-manager');
-  const kcmInformers = new SharedInformerFactory(kcmClient, { clock, rand });
+  const kcmInformers = newSharedInformerFactory(kcmClient, { clock, rand });
   const logFor = (component: string): Logger => opts.logger.child({ component });
   const recorder = (component: string): EventRecorder => new EventRecorder(kcmClient, { component, clock, logger: logFor(component) });
   const replicaSets = new ReplicaSetController({
@@ -121,7 +121,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
 
   const schedClient = clientFor('kube-scheduler');
-  const schedInformers = new SharedInformerFactory(schedClient, { clock, rand });
+  const schedInformers = newSharedInformerFactory(schedClient, { clock, rand });
   const scheduler = new Scheduler({
     client: schedClient,
     informers: schedInformers,
@@ -131,7 +131,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   });
 
   const kubeletClient = clientFor('kubelet');
-  const kubeletInformers = new SharedInformerFactory(kubeletClient, { clock, rand });
+  const kubeletInformers = newSharedInformerFactory(kubeletClient, { clock, rand });
   const nodes = new NodeSimulator({
     client: kubeletClient,
     informers: kubeletInformers,

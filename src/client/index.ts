@@ -6,51 +6,13 @@
  *
  * Errors are the transport's: StatusError (machinery/errors) for API failures.
  */
-import type {
-  ConfigMap,
-  EndpointSlice,
-  Endpoints,
-  Secret,
-  Service,
-  ServiceAccount,
-  ControllerRevision,
-  DaemonSet,
-  DeleteOptions,
-  Deployment,
-  Event,
-  KubeList,
-  KubeObject,
-  Lease,
-  Namespace,
-  Node,
-  Pod,
-  ReplicaSet,
-  Scale,
-} from '../api/index.js';
+import type { DeleteOptions, KubeList, KubeObject, Scale } from '../api/index.js';
 import type { PatchType, RestRequest, Transport, Verb, WatchEvent, WatchStream } from '../api/request.js';
-import {
-  CONFIG_MAPS,
-  ENDPOINTS,
-  ENDPOINT_SLICES,
-  SECRETS,
-  SERVICES,
-  SERVICE_ACCOUNTS,
-  CONTROLLER_REVISIONS,
-  DAEMON_SETS,
-  DEPLOYMENTS,
-  EVENTS,
-  LEASES,
-  NAMESPACES,
-  NODES,
-  PODS,
-  REPLICA_SETS,
-  type GroupVersionResource,
-  type ResourceDescriptor,
-} from './resources.js';
+import { CATALOGUE, type CatalogueRow, type KindDescriptor, type ObjectOf, type ResourceDescriptor } from '../api/catalogue/index.js';
 
 export type { PatchType, RestRequest, Transport, Verb, WatchEvent, WatchStream } from '../api/request.js';
 export type { DeleteOptions } from '../api/index.js';
-export * from './resources.js';
+export * from '../api/catalogue/index.js';
 
 /** List parameters (metav1.ListOptions), sent as query parameters of the same names. */
 export interface ListOptions {
@@ -109,35 +71,24 @@ export interface ResourceClient<T> {
   updateScale(name: string, scale: Scale): Promise<Scale>;
 }
 
-/** Clients for the resources kubeplane's components use, plus a generic one. */
-export interface Clientset {
+/**
+ * The typed accessors, derived from the catalogue: for every row with `client: [group, method]`,
+ * `clientset[group][method](ns?)` is a {@link ResourceClient} of the row's object type in its preferred
+ * version, e.g. `client.apps.replicaSets('default')` or `client.core.nodes()` (the namespace is ignored
+ * for cluster-scoped kinds).
+ */
+export type TypedAccessors = {
+  [G in CatalogueRow['client'][0]]: {
+    [R in CatalogueRow as R['client'][0] extends G ? R['client'][1] : never]: (ns?: string) => ResourceClient<ObjectOf<R>>;
+  };
+};
+
+/** Clients for every catalogued resource, plus a generic one. */
+export type Clientset = TypedAccessors & {
   transport: Transport;
-  core: {
-    namespaces(): ResourceClient<Namespace>;
-    nodes(): ResourceClient<Node>;
-    pods(ns?: string): ResourceClient<Pod>;
-    events(ns?: string): ResourceClient<Event>;
-    services(ns?: string): ResourceClient<Service>;
-    endpoints(ns?: string): ResourceClient<Endpoints>;
-    configMaps(ns?: string): ResourceClient<ConfigMap>;
-    secrets(ns?: string): ResourceClient<Secret>;
-    serviceAccounts(ns?: string): ResourceClient<ServiceAccount>;
-  };
-  discovery: {
-    endpointSlices(ns?: string): ResourceClient<EndpointSlice>;
-  };
-  apps: {
-    deployments(ns?: string): ResourceClient<Deployment>;
-    replicaSets(ns?: string): ResourceClient<ReplicaSet>;
-    daemonSets(ns?: string): ResourceClient<DaemonSet>;
-    controllerRevisions(ns?: string): ResourceClient<ControllerRevision>;
-  };
-  coordination: {
-    leases(ns?: string): ResourceClient<Lease>;
-  };
   /** A client for any resource; `ns` is ignored for cluster-scoped ones. */
-  resource(gvr: GroupVersionResource & { namespaced: boolean; kind: string }, ns?: string): ResourceClient<KubeObject>;
-}
+  resource<T = KubeObject>(desc: ResourceDescriptor, ns?: string): ResourceClient<T>;
+};
 
 /**
  * Builds a clientset. `opts.userAgent` is stamped on every request (e.g. `kube-controller-manager`);
@@ -146,33 +97,20 @@ export interface Clientset {
 export function newClientset(transport: Transport, opts: { userAgent?: string } = {}): Clientset {
   const make = <T>(desc: ResourceDescriptor, ns?: string): ResourceClient<T> =>
     new RestResourceClient<T>(transport, desc, desc.namespaced ? ns : undefined, opts.userAgent);
-  return {
-    transport,
-    core: {
-      namespaces: () => make<Namespace>(NAMESPACES),
-      nodes: () => make<Node>(NODES),
-      pods: (ns) => make<Pod>(PODS, ns),
-      events: (ns) => make<Event>(EVENTS, ns),
-      services: (ns) => make<Service>(SERVICES, ns),
-      endpoints: (ns) => make<Endpoints>(ENDPOINTS, ns),
-      configMaps: (ns) => make<ConfigMap>(CONFIG_MAPS, ns),
-      secrets: (ns) => make<Secret>(SECRETS, ns),
-      serviceAccounts: (ns) => make<ServiceAccount>(SERVICE_ACCOUNTS, ns),
-    },
-    discovery: {
-      endpointSlices: (ns) => make<EndpointSlice>(ENDPOINT_SLICES, ns),
-    },
-    apps: {
-      deployments: (ns) => make<Deployment>(DEPLOYMENTS, ns),
-      replicaSets: (ns) => make<ReplicaSet>(REPLICA_SETS, ns),
-      daemonSets: (ns) => make<DaemonSet>(DAEMON_SETS, ns),
-      controllerRevisions: (ns) => make<ControllerRevision>(CONTROLLER_REVISIONS, ns),
-    },
-    coordination: {
-      leases: (ns) => make<Lease>(LEASES, ns),
-    },
-    resource: (gvr, ns) => make<KubeObject>(gvr, ns),
-  };
+  return { transport, resource: make, ...accessorsOf((desc, ns) => make(desc, ns)) } as Clientset;
+}
+
+/**
+ * `{group: {method: (ns?) => make(row, ns)}}` for every catalogue row: the shape of {@link TypedAccessors},
+ * shared by the clientset and the informer factory.
+ */
+export function accessorsOf<R>(make: (desc: KindDescriptor, ns?: string) => R): Record<string, Record<string, (ns?: string) => R>> {
+  const out: Record<string, Record<string, (ns?: string) => R>> = {};
+  for (const row of CATALOGUE as readonly KindDescriptor[]) {
+    const [group, method] = row.client;
+    (out[group] ??= {})[method] = (ns?: string) => make(row, ns);
+  }
+  return out;
 }
 
 /** Query parameters of a list or watch, with upstream names; unset options are left out. */

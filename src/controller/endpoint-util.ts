@@ -93,8 +93,10 @@ export function isReadyForService(pod: Pod, svc: Service): boolean {
 
 /** The informers both endpoint controllers watch. */
 export interface ServicePodInformers {
-  services(): SharedIndexInformer<Service>;
-  pods(): SharedIndexInformer<Pod>;
+  core: {
+    services(): SharedIndexInformer<Service>;
+    pods(): SharedIndexInformer<Pod>;
+  };
 }
 
 /**
@@ -104,15 +106,15 @@ export interface ServicePodInformers {
  * a label change also those that selected it before.
  */
 export function handleServicesAndPods(informers: ServicePodInformers, enqueue: (key: string) => void): void {
-  const services = informers.services().lister();
+  const services = informers.core.services().lister();
   const unwrap = <T>(obj: T | DeletedFinalStateUnknown<T>): T => (obj instanceof DeletedFinalStateUnknown ? obj.obj : obj);
-  informers.services().addEventHandler({
+  informers.core.services().addEventHandler({
     add: (svc) => enqueue(metaNamespaceKey(svc)),
     update: (_old, svc) => enqueue(metaNamespaceKey(svc)),
     delete: (obj) => enqueue(metaNamespaceKey(unwrap(obj))),
   });
   const enqueuePod = (pod: Pod): void => podServiceMemberships(services, pod).forEach(enqueue);
-  informers.pods().addEventHandler({
+  informers.core.pods().addEventHandler({
     add: enqueuePod,
     update: (oldPod, pod) => {
       const { labelsChanged, changed } = podEndpointsChanged(oldPod, pod);

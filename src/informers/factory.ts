@@ -5,10 +5,8 @@
  * Informers are created on first request; `start()` runs those not yet running, so an informer asked
  * for after `start()` needs another `start()` (as upstream).
  */
-import type { ControllerRevision, DaemonSet, Deployment, Event, KubeObject, Lease, Namespace, Node, Pod, ReplicaSet } from '../api/index.js';
-import type { EndpointSlice, Endpoints, Service, ServiceAccount } from '../api/index.js';
-import { ENDPOINTS, ENDPOINT_SLICES, SERVICES, SERVICE_ACCOUNTS } from '../client/index.js';
-import { CONTROLLER_REVISIONS, DAEMON_SETS, DEPLOYMENTS, EVENTS, LEASES, NAMESPACES, NODES, PODS, REPLICA_SETS, type Clientset, type ResourceDescriptor } from '../client/index.js';
+import type { KubeObject } from '../api/index.js';
+import { accessorsOf, type CatalogueRow, type Clientset, type ObjectOf, type ResourceDescriptor } from '../client/index.js';
 import type { Clock } from '../util/clock/index.js';
 import type { Rand } from '../util/random/index.js';
 import type { MetaObject } from './indexer.js';
@@ -26,7 +24,26 @@ export interface SharedInformerFactoryOptions {
   onError?: (resource: string, err: unknown) => void;
 }
 
-export class SharedInformerFactory {
+/**
+ * The informer accessors, derived from the catalogue as the clientset's are: `factory.core.pods()`,
+ * `factory.apps.replicaSets()`, one shared informer per resource.
+ */
+export type InformerAccessors = {
+  [G in CatalogueRow['client'][0]]: {
+    [R in CatalogueRow as R['client'][0] extends G ? R['client'][1] : never]: () => SharedIndexInformer<ObjectOf<R> & MetaObject>;
+  };
+};
+
+/** The shared informers of one process: typed accessors per catalogued resource, and {@link forResource}. */
+export type SharedInformerFactory = SharedInformerFactoryImpl & InformerAccessors;
+
+/** Creates a {@link SharedInformerFactory} on `client`. */
+export function newSharedInformerFactory(client: Clientset, opts: SharedInformerFactoryOptions): SharedInformerFactory {
+  const factory = new SharedInformerFactoryImpl(client, opts);
+  return Object.assign(factory, accessorsOf((desc) => factory.forResource(desc))) as unknown as SharedInformerFactory;
+}
+
+class SharedInformerFactoryImpl {
   private readonly informers = new Map<string, SharedIndexInformer<MetaObject>>();
   private readonly running = new Set<SharedIndexInformer<MetaObject>>();
   private shuttingDown = false;
@@ -52,58 +69,6 @@ export class SharedInformerFactory {
       this.informers.set(id, informer);
     }
     return informer as unknown as SharedIndexInformer<T>;
-  }
-
-  pods(): SharedIndexInformer<Pod> {
-    return this.forResource<Pod>(PODS);
-  }
-
-  nodes(): SharedIndexInformer<Node> {
-    return this.forResource<Node>(NODES);
-  }
-
-  namespaces(): SharedIndexInformer<Namespace> {
-    return this.forResource<Namespace>(NAMESPACES);
-  }
-
-  deployments(): SharedIndexInformer<Deployment> {
-    return this.forResource<Deployment>(DEPLOYMENTS);
-  }
-
-  replicaSets(): SharedIndexInformer<ReplicaSet> {
-    return this.forResource<ReplicaSet>(REPLICA_SETS);
-  }
-
-  daemonSets(): SharedIndexInformer<DaemonSet> {
-    return this.forResource<DaemonSet>(DAEMON_SETS);
-  }
-
-  controllerRevisions(): SharedIndexInformer<ControllerRevision> {
-    return this.forResource<ControllerRevision>(CONTROLLER_REVISIONS);
-  }
-
-  events(): SharedIndexInformer<Event> {
-    return this.forResource<Event>(EVENTS);
-  }
-
-  leases(): SharedIndexInformer<Lease> {
-    return this.forResource<Lease>(LEASES);
-  }
-
-  services(): SharedIndexInformer<Service> {
-    return this.forResource<Service>(SERVICES);
-  }
-
-  endpoints(): SharedIndexInformer<Endpoints> {
-    return this.forResource<Endpoints>(ENDPOINTS);
-  }
-
-  serviceAccounts(): SharedIndexInformer<ServiceAccount> {
-    return this.forResource<ServiceAccount>(SERVICE_ACCOUNTS);
-  }
-
-  endpointSlices(): SharedIndexInformer<EndpointSlice> {
-    return this.forResource<EndpointSlice>(ENDPOINT_SLICES);
   }
 
   /** Runs every informer requested so far that is not running yet. No-op after shutdown. */

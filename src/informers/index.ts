@@ -14,4 +14,4 @@ export {
 export { newLister, type Lister, type NamespaceLister } from './lister.js';
 export { Reflector, type ListerWatcher, type ReflectorOptions, type ReflectorStore } from './reflector.js';
 export { SharedIndexInformer, type ResourceEventHandler, type SharedIndexInformerOptions } from './shared-informer.js';
-export { SharedInformerFactory, type SharedInformerFactoryOptions } from './factory.js';
+export { newSharedInformerFactory, type InformerAccessors, type SharedInformerFactory, type SharedInformerFactoryOptions } from './factory.js';

@@ -8,7 +8,7 @@ import { newClientset, PODS } from '../client/index.js';
 import { FakeTransport } from '../client/fake/index.js';
 import { DeletedFinalStateUnknown } from './indexer.js';
 import { SharedIndexInformer, type ResourceEventHandler } from './shared-informer.js';
-import { SharedInformerFactory } from './factory.js';
+import { newSharedInformerFactory } from './factory.js';
 import { handledErrorsTotal } from '../util/runtime/index.js';
 
 /** No jitter: watch timeouts are exactly 300 s and backoffs exactly 800 ms, 1.6 s, … */
@@ -252,12 +252,12 @@ describe('SharedInformerFactory', () => {
   test('one informer per resource; start, waitForCacheSync, shutdown', async () => {
     const clock = new FakeClock(0);
     const fake = new FakeTransport({ clock, objects: [pod('a'), { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }] });
-    const factory = new SharedInformerFactory(newClientset(fake), { clock, rand: noJitter });
-    assert.equal(factory.pods(), factory.forResource<Pod>(PODS));
-    const nodes = factory.nodes();
+    const factory = newSharedInformerFactory(newClientset(fake), { clock, rand: noJitter });
+    assert.equal(factory.core.pods(), factory.forResource<Pod>(PODS));
+    const nodes = factory.core.nodes();
     factory.start();
     assert.equal(await factory.waitForCacheSync(), true);
-    assert.equal(factory.pods().lister().list().length, 1);
+    assert.equal(factory.core.pods().lister().list().length, 1);
     assert.equal(nodes.lister().get('n1')?.metadata?.name, 'n1');
     await flushAsync();
     assert.equal(fake.activeWatches(), 2);
@@ -270,15 +270,15 @@ describe('SharedInformerFactory', () => {
     const fake = new FakeTransport({ clock, objects: [pod('a', 'x'), pod('b', 'y')] });
     fake.prependReactor('list', 'pods', (req) => (req.namespace === 'y' ? { handled: false } : { handled: true, error: newInternalError('down') }));
     const ac = new AbortController();
-    const blocked = new SharedInformerFactory(newClientset(fake), { clock, rand: noJitter });
-    blocked.pods();
+    const blocked = newSharedInformerFactory(newClientset(fake), { clock, rand: noJitter });
+    blocked.core.pods();
     blocked.start();
     const waiting = blocked.waitForCacheSync(ac.signal);
     ac.abort();
     assert.equal(await waiting, false);
     blocked.shutdown();
 
-    const scoped = new SharedInformerFactory(newClientset(fake), { clock, rand: noJitter, namespace: 'y' });
+    const scoped = newSharedInformerFactory(newClientset(fake), { clock, rand: noJitter, namespace: 'y' });
     const informer = scoped.forResource(PODS);
     scoped.start();
     assert.equal(await scoped.waitForCacheSync(), true);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject, Node, Pod } from '../api/index.js';
 import { newClientset } from '../client/index.js';
 import { FakeTransport } from '../client/fake/index.js';
-import { SharedInformerFactory } from '../informers/index.js';
+import { newSharedInformerFactory } from '../informers/index.js';
 import { newConflict } from '../machinery/errors/index.js';
 import { FakeClock, flushAsync, formatTime, parseTime } from '../util/clock/index.js';
 import { SeededRand } from '../util/random/index.js';
@@ -24,7 +24,7 @@ function setup(objects: KubeObject[] = [], stageOpts: Parameters<typeof defaultS
   const clock = new FakeClock();
   const transport = new FakeTransport({ clock, objects });
   const client = newClientset(transport);
-  const informers = new SharedInformerFactory(client, { clock, rand: new SeededRand(3) });
+  const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const sim = new NodeSimulator({ client, informers, clock, rand: new SeededRand(9), stages: defaultStages(stageOpts) });
   const ac = new AbortController();
   const done = sim.run(ac.signal);

@@ -116,8 +116,8 @@ export class NodeSimulator {
     this.leases = new NodeLeaseController({ client: opts.client, clock: opts.clock, logger: opts.logger });
     const stages = opts.stages ?? defaultStages();
     const rand = opts.rand ?? realRand;
-    const pods = opts.informers.pods();
-    const nodes = opts.informers.nodes();
+    const pods = opts.informers.core.pods();
+    const nodes = opts.informers.core.nodes();
     this.podEngine = new StageEngine<Pod>({
       name: 'pod',
       stages: stages.filter((s): s is PodStage => s.resource === 'Pod'),

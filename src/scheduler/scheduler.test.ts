@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Node, Pod } from '../api/index.js';
 import { newClientset } from '../client/index.js';
 import { FakeTransport } from '../client/fake/index.js';
-import { SharedInformerFactory } from '../informers/index.js';
+import { newSharedInformerFactory } from '../informers/index.js';
 import { FakeClock, flushAsync } from '../util/clock/index.js';
 import { SeededRand } from '../util/random/index.js';
 import { Scheduler } from './scheduler.js';
@@ -20,7 +20,7 @@ function setup(objects: Array<Pod | Node>, filterPlugins?: readonly FilterPlugin
   const clock = new FakeClock();
   const transport = new FakeTransport({ clock, objects });
   const client = newClientset(transport);
-  const informers = new SharedInformerFactory(client, { clock, rand: new SeededRand(3) });
+  const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const scheduler = new Scheduler({ client, informers, clock, rand: new SeededRand(5), ...(filterPlugins ? { filterPlugins } : {}) });
   const ac = new AbortController();
   const done = scheduler.run(ac.signal);

@@ -143,12 +143,12 @@ export class Scheduler {
   }
 
   private addAllEventHandlers(): void {
-    this.informers.pods().addEventHandler({
+    this.informers.core.pods().addEventHandler({
       add: (pod) => this.onPodAdd(pod),
       update: (oldPod, newPod) => this.onPodUpdate(oldPod, newPod),
       delete: (obj) => this.onPodDelete(unwrap(obj)),
     });
-    this.informers.nodes().addEventHandler({
+    this.informers.core.nodes().addEventHandler({
       add: (node) => {
         this.cache.addOrUpdateNode(node);
         this.queue.moveAllToActiveOrBackoffQueue();

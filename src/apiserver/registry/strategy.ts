@@ -11,6 +11,7 @@
  */
 import type { FieldError } from '../../machinery/errors/index.js';
 import type { KubeObject } from '../../api/index.js';
+import type { KindDescriptor } from '../../api/catalogue/index.js';
 
 /** How a resource appears in discovery (apidiscovery v2 and legacy APIResourceList). */
 export interface ResourceInfo {
@@ -30,6 +31,30 @@ export interface ResourceInfo {
   verbs: string[];
   /** Subresources served (status, scale, binding, finalize …), each with its response kind and verbs. */
   subresources: SubresourceInfo[];
+}
+
+/**
+ * The ResourceInfo of a catalogue row served in `version` (default: the preferred one): the row's
+ * identity, with `self` subresources in that version. The one way strategies get their identity.
+ */
+export function resourceInfo(row: KindDescriptor, version = row.version): ResourceInfo {
+  return {
+    group: row.group,
+    version,
+    resource: row.resource,
+    singular: row.singular,
+    kind: row.kind,
+    listKind: row.listKind,
+    namespaced: row.namespaced,
+    shortNames: [...row.shortNames],
+    categories: [...row.categories],
+    verbs: [...row.verbs],
+    subresources: row.subresources.map((sub) => ({
+      name: sub.name,
+      ...(sub.kind === 'self' ? { group: row.group, version, kind: row.kind } : sub.kind),
+      verbs: [...sub.verbs],
+    })),
+  };
 }
 
 /** A served subresource. */

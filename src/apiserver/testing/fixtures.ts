@@ -13,7 +13,7 @@ import { MemoryBackend } from '../../storage/memory/index.js';
 import { FakeClock } from '../../util/clock/index.js';
 import { SeededRand, type Rand } from '../../util/random/index.js';
 import { ApiServer, type ApiServerOptions, type HandleResult } from '../index.js';
-import { STANDARD_VERBS } from '../registry/resources/helpers.js';
+import { STANDARD_VERBS } from '../../api/catalogue/index.js';
 import type { ResourceInfo, ResourceStrategy, TablePrinter } from '../registry/strategy.js';
 
 const table: TablePrinter = {

@@ -54,7 +54,7 @@ import { deepCopy, deepFreeze, semanticDeepEqual } from '../../machinery/meta/in
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../machinery/patch/index.js';
 import { FakeClock, formatTime, type Clock, type Timer } from '../../util/clock/index.js';
 import { SeededRand, randomString, type Rand } from '../../util/random/index.js';
-import { KNOWN_RESOURCES, groupVersionString, parseGroupVersion } from '../resources.js';
+import { CATALOGUE as KNOWN_RESOURCES, groupVersionString, parseGroupVersion } from '../../api/catalogue/index.js';
 import type { RestRequest, Transport, Verb, WatchEvent, WatchStream } from '../../api/request.js';
 
 /** What a reactor decides: `handled: false` passes the request on; otherwise `error` is thrown or `result` returned. */

@@ -133,26 +133,26 @@ export class DaemonSetsController implements DaemonSetSyncContext {
     this.expectations = new ControllerExpectations(opts.clock);
     this.failedPodsBackoff = new Backoff(opts.clock, FAILED_POD_BACKOFF_INITIAL_MS, FAILED_POD_BACKOFF_MAX_MS);
 
-    const dsInformer = opts.informers.daemonSets();
+    const dsInformer = opts.informers.apps.daemonSets();
     dsInformer.addEventHandler({
       add: (ds) => this.enqueueDaemonSet(ds),
       update: (oldDS, curDS) => this.updateDaemonset(oldDS, curDS),
       delete: (obj) => this.deleteDaemonset(obj),
     });
-    const historyInformer = opts.informers.controllerRevisions();
+    const historyInformer = opts.informers.apps.controllerRevisions();
     historyInformer.addEventHandler({
       add: (h) => this.addHistory(h),
       update: (oldH, curH) => this.updateHistory(oldH, curH),
       delete: (obj) => this.deleteHistory(obj),
     });
-    const podInformer = opts.informers.pods();
+    const podInformer = opts.informers.core.pods();
     addPodControllerUIDIndexer(podInformer);
     podInformer.addEventHandler({
       add: (pod) => this.addPod(pod),
       update: (oldPod, curPod) => this.updatePod(oldPod, curPod),
       delete: (obj) => this.deletePod(obj),
     });
-    const nodeInformer = opts.informers.nodes();
+    const nodeInformer = opts.informers.core.nodes();
     nodeInformer.addEventHandler({
       add: (node) => this.addNode(node),
       update: (oldNode, curNode) => this.updateNode(oldNode, curNode),
@@ -170,7 +170,7 @@ export class DaemonSetsController implements DaemonSetSyncContext {
    * `signal` aborts. The informer factory must be started by the caller.
    */
   async run(workers: number = this.defaultWorkers, signal?: AbortSignal): Promise<void> {
-    await runWorkersWhenSynced([this.informers.daemonSets(), this.informers.controllerRevisions(), this.informers.pods(), this.informers.nodes()], this.queue, workers, (key) => this.syncHandler(key), { name: 'daemonset', logger: this.logger, signal });
+    await runWorkersWhenSynced([this.informers.apps.daemonSets(), this.informers.apps.controllerRevisions(), this.informers.core.pods(), this.informers.core.nodes()], this.queue, workers, (key) => this.syncHandler(key), { name: 'daemonset', logger: this.logger, signal });
   }
 
   // ---- event handlers: map an event to keys, nothing else ----

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ControllerRevision, DaemonSet, DaemonSetUpdateStrategy, KubeObject, Node, Pod, Taint } from '../../api/index.js';
 import { newClientset } from '../../client/index.js';
 import { FakeTransport } from '../../client/fake/index.js';
-import { SharedInformerFactory } from '../../informers/index.js';
+import { newSharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, flushAsync, formatTime } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
 import { EventRecorder } from '../../client/record/index.js';
@@ -44,7 +44,7 @@ async function cluster(nodes: Node[], ds: DaemonSet = newDaemonSet()) {
   const clock = new FakeClock(T0);
   const transport = new FakeTransport({ clock, objects: [...nodes, ds] as KubeObject[], rand: new SeededRand(7) });
   const client = newClientset(transport);
-  const informers = new SharedInformerFactory(client, { clock, rand: new SeededRand(3) });
+  const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const recorder = new EventRecorder(client, { component: 'daemonset-controller', clock, logger: silentLogger });
   const dsc = new DaemonSetsController({ client, informers, clock, recorder, logger: silentLogger });
   informers.start();

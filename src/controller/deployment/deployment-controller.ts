@@ -77,19 +77,19 @@ export class DeploymentController implements DeploymentSyncContext {
     this.recorder = opts.recorder ?? new EventRecorder(opts.client, { component: 'deployment-controller', clock: opts.clock, logger: this.logger });
     this.queue = new RateLimitingQueue<string>({ clock: opts.clock, name: 'deployment' });
 
-    const dInformer = opts.informers.deployments();
+    const dInformer = opts.informers.apps.deployments();
     dInformer.addEventHandler({
       add: (d) => this.enqueueDeployment(d),
       update: (_old, cur) => this.enqueueDeployment(cur),
       delete: (obj) => this.enqueueDeployment(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj),
     });
-    const rsInformer = opts.informers.replicaSets();
+    const rsInformer = opts.informers.apps.replicaSets();
     rsInformer.addEventHandler({
       add: (rs) => this.addReplicaSet(rs),
       update: (oldRS, curRS) => this.updateReplicaSet(oldRS, curRS),
       delete: (obj) => this.deleteReplicaSet(obj),
     });
-    const podInformer = opts.informers.pods();
+    const podInformer = opts.informers.core.pods();
     addPodControllerUIDIndexer(podInformer);
     podInformer.addEventHandler({ delete: (obj) => this.deletePod(obj) });
     this.dLister = dInformer.lister();
@@ -103,7 +103,7 @@ export class DeploymentController implements DeploymentSyncContext {
    * aborts. A key failing {@link MAX_RETRIES} times in a row is dropped (until its next event).
    */
   async run(workers: number = this.defaultWorkers, signal?: AbortSignal): Promise<void> {
-    await runWorkersWhenSynced([this.informers.deployments(), this.informers.replicaSets(), this.informers.pods()], this.queue, workers, (key) => this.syncHandler(key), {
+    await runWorkersWhenSynced([this.informers.apps.deployments(), this.informers.apps.replicaSets(), this.informers.core.pods()], this.queue, workers, (key) => this.syncHandler(key), {
       name: 'deployment',
       maxRetries: MAX_RETRIES,
       logger: this.logger,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Deployment, DeploymentStrategy, KubeObject, Pod, ReplicaSet } from '../../api/index.js';
 import { newClientset, type Clientset } from '../../client/index.js';
 import { FakeTransport } from '../../client/fake/index.js';
-import { SharedInformerFactory } from '../../informers/index.js';
+import { newSharedInformerFactory } from '../../informers/index.js';
 import { newForbidden } from '../../machinery/errors/index.js';
 import { computeHash } from '../../machinery/hash/index.js';
 import { getControllerOf } from '../../machinery/meta/index.js';
@@ -42,7 +42,7 @@ async function cluster(objects: KubeObject[] = []) {
   const clock = new FakeClock(T0);
   const transport = new FakeTransport({ clock, objects, rand: new SeededRand(7) });
   const client = newClientset(transport);
-  const informers = new SharedInformerFactory(client, { clock, rand: new SeededRand(3) });
+  const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const recorder = new EventRecorder(client, { component: 'kube-controller-manager', clock, logger: silentLogger });
   const rsc = new ReplicaSetController({ client, informers, clock, recorder, logger: silentLogger });
   const dc = new DeploymentController({ client, informers, clock, recorder, logger: silentLogger });

@@ -98,12 +98,12 @@ export class EndpointsController {
     this.logger = opts.logger ?? stderrLogger;
     this.queue = new RateLimitingQueue<string>({ clock: opts.clock, name: 'endpoint' });
     const informers = opts.informers;
-    this.services = informers.services().lister();
-    this.pods = informers.pods().lister();
-    this.endpoints = informers.endpoints().lister();
+    this.services = informers.core.services().lister();
+    this.pods = informers.core.pods().lister();
+    this.endpoints = informers.core.endpoints().lister();
     handleServicesAndPods(informers, (key) => this.queue.add(key));
     // An Endpoints deleted by someone else is recreated if its service still wants it.
-    informers.endpoints().addEventHandler({
+    informers.core.endpoints().addEventHandler({
       delete: (obj) => {
         const ep = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
         if (this.services.get(metaNamespaceKey(ep))) this.queue.add(metaNamespaceKey(ep));
@@ -114,7 +114,7 @@ export class EndpointsController {
   /** Waits for the caches, then runs `workers` workers until `signal` aborts. */
   async run(workers = DEFAULT_ENDPOINT_WORKERS, signal?: AbortSignal): Promise<void> {
     const inf = this.opts.informers;
-    await runWorkersWhenSynced([inf.services(), inf.pods(), inf.endpoints()], this.queue, workers, (key) => this.syncService(key), { name: 'endpoint', logger: this.logger, signal });
+    await runWorkersWhenSynced([inf.core.services(), inf.core.pods(), inf.core.endpoints()], this.queue, workers, (key) => this.syncService(key), { name: 'endpoint', logger: this.logger, signal });
   }
 
   /**

@@ -5,7 +5,7 @@
 import type { KubeObject, Pod, Service } from '../../api/index.js';
 import { newClientset, type Clientset } from '../../client/index.js';
 import { FakeTransport } from '../../client/fake/index.js';
-import { SharedInformerFactory } from '../../informers/index.js';
+import { newSharedInformerFactory, type SharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, flushAsync } from '../../util/clock/index.js';
 
 /** A fake cluster: transport, clientset, informers, the clock and an abort controller for the controller's run. */
@@ -24,7 +24,7 @@ export function fakeCluster(objects: KubeObject[] = []): FakeCluster {
   const clock = new FakeClock(Date.UTC(2025, 0, 1));
   const transport = new FakeTransport({ clock, objects });
   const client = newClientset(transport);
-  const informers = new SharedInformerFactory(client, { clock });
+  const informers = newSharedInformerFactory(client, { clock });
   return { clock, transport, client, informers, stop: new AbortController(), settle: () => flushAsync(30) };
 }
 

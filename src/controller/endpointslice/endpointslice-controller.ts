@@ -129,10 +129,10 @@ export class EndpointSliceController {
     this.logger = opts.logger ?? stderrLogger;
     this.queue = new RateLimitingQueue<string>({ clock: opts.clock, name: 'endpoint_slice' });
     const informers = opts.informers;
-    this.services = informers.services().lister();
-    this.pods = informers.pods().lister();
-    this.nodes = informers.nodes().lister();
-    this.slices = informers.endpointSlices().lister();
+    this.services = informers.core.services().lister();
+    this.pods = informers.core.pods().lister();
+    this.nodes = informers.core.nodes().lister();
+    this.slices = informers.discovery.endpointSlices().lister();
     handleServicesAndPods(informers, (key) => this.queue.add(key));
     // Changes to our slices by anyone resync their service (onEndpointSliceAdd/Update/Delete).
     const enqueueOwner = (obj: EndpointSlice | DeletedFinalStateUnknown<EndpointSlice>): void => {
@@ -141,13 +141,13 @@ export class EndpointSliceController {
       const svc = labels[LABEL_SERVICE_NAME];
       if (svc && labels[LABEL_MANAGED_BY] === CONTROLLER_NAME) this.queue.add(`${slice.metadata?.namespace ?? ''}/${svc}`);
     };
-    informers.endpointSlices().addEventHandler({ add: enqueueOwner, update: (_o, s) => enqueueOwner(s), delete: enqueueOwner });
+    informers.discovery.endpointSlices().addEventHandler({ add: enqueueOwner, update: (_o, s) => enqueueOwner(s), delete: enqueueOwner });
   }
 
   /** Waits for the caches, then runs `workers` workers until `signal` aborts. */
   async run(workers = DEFAULT_ENDPOINTSLICE_WORKERS, signal?: AbortSignal): Promise<void> {
     const inf = this.opts.informers;
-    await runWorkersWhenSynced([inf.services(), inf.pods(), inf.nodes(), inf.endpointSlices()], this.queue, workers, (key) => this.syncService(key), { name: 'endpointslice', logger: this.logger, signal });
+    await runWorkersWhenSynced([inf.core.services(), inf.core.pods(), inf.core.nodes(), inf.discovery.endpointSlices()], this.queue, workers, (key) => this.syncService(key), { name: 'endpointslice', logger: this.logger, signal });
   }
 
   /**

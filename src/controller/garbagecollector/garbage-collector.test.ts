@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject, OwnerReference } from '../../api/index.js';
 import { DEPLOYMENTS, LEASES, NODES, PODS, REPLICA_SETS, newClientset, type ResourceDescriptor } from '../../client/index.js';
 import { FakeTransport } from '../../client/fake/index.js';
-import { SharedInformerFactory } from '../../informers/index.js';
+import { newSharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, flushAsync } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
 import { silentLogger } from '../../util/runtime/index.js';
@@ -26,7 +26,7 @@ function setup(objects: KubeObject[], resources: ResourceDescriptor[] = [DEPLOYM
   const clock = new FakeClock();
   const transport = new FakeTransport({ clock, objects });
   const client = newClientset(transport);
-  const informers = new SharedInformerFactory(client, { clock, rand: new SeededRand(2) });
+  const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(2) });
   const gc = new GarbageCollector({ client, informers, clock, resources, logger: silentLogger });
   const ac = new AbortController();
   const done = gc.run(4, ac.signal);

@@ -61,7 +61,7 @@ export class NamespaceController {
       discoverResources: () => Promise.resolve(resources),
       ...(opts.logger ? { logger: opts.logger } : {}),
     });
-    opts.informers.namespaces().addEventHandler({
+    opts.informers.core.namespaces().addEventHandler({
       add: (ns) => this.enqueueNamespace(ns),
       update: (_old, ns) => this.enqueueNamespace(ns),
     });
@@ -75,7 +75,7 @@ export class NamespaceController {
 
   /** Starts the informers, waits for the namespace cache, then runs `workers` workers until `signal` aborts. */
   async run(workers: number, signal?: AbortSignal): Promise<void> {
-    const informer = this.informers.namespaces();
+    const informer = this.informers.core.namespaces();
     this.informers.start();
     await informer.waitForSync(signal);
     if (signal?.aborted) return;
@@ -88,14 +88,14 @@ export class NamespaceController {
   /** The informer resync: every namespace passes through the handlers again. */
   private scheduleResync(): void {
     this.resyncTimer = this.clock.setTimer(this.resyncPeriodMs, () => {
-      for (const ns of this.informers.namespaces().lister().list()) this.enqueueNamespace(ns);
+      for (const ns of this.informers.core.namespaces().lister().list()) this.enqueueNamespace(ns);
       this.scheduleResync();
     });
   }
 
   /** upstream `syncNamespaceFromKey`; ResourcesRemainingError becomes a requeue after estimate/2 + 1 s. */
   private async syncNamespaceFromKey(key: string): Promise<SyncResult> {
-    if (!this.informers.namespaces().lister().get(key)) return;
+    if (!this.informers.core.namespaces().lister().get(key)) return;
     try {
       await this.deleter.delete(key);
     } catch (err) {

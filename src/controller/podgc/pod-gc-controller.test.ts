@@ -4,7 +4,7 @@ import { FakeClock } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
 import { FakeTransport } from '../../client/fake/index.js';
 import { newClientset } from '../../client/index.js';
-import { SharedInformerFactory } from '../../informers/index.js';
+import { newSharedInformerFactory } from '../../informers/index.js';
 import { isNotFound } from '../../machinery/errors/index.js';
 import type { KubeObject, Pod } from '../../api/index.js';
 import { silentLogger } from '../../util/runtime/index.js';
@@ -23,7 +23,7 @@ async function setup(objects: KubeObject[]) {
   const clock = new FakeClock();
   const transport = new FakeTransport({ clock, objects });
   const client = newClientset(transport);
-  const informers = new SharedInformerFactory(client, { clock, rand: new SeededRand(3) });
+  const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const gc = new PodGCController({ client, informers, clock, logger: silentLogger });
   const ac = new AbortController();
   const running = gc.run(ac.signal);

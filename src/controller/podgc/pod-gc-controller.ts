@@ -46,8 +46,8 @@ export class PodGCController {
   /** Runs until `signal` aborts: a pass every 20 s of clock time. */
   async run(signal?: AbortSignal): Promise<void> {
     const { informers } = this.opts;
-    const pods = informers.pods();
-    const nodes = informers.nodes();
+    const pods = informers.core.pods();
+    const nodes = informers.core.nodes();
     informers.start();
     await Promise.all([pods.waitForSync(signal), nodes.waitForSync(signal)]);
     if (signal?.aborted) return;
@@ -74,8 +74,8 @@ export class PodGCController {
 
   /** One pass (upstream `gc`): orphaned pods, then unscheduled terminating pods. */
   async gc(): Promise<void> {
-    const pods = this.opts.informers.pods().lister().list();
-    const nodes = new Set(this.opts.informers.nodes().lister().list().map((n: Node) => n.metadata?.name));
+    const pods = this.opts.informers.core.pods().lister().list();
+    const nodes = new Set(this.opts.informers.core.nodes().lister().list().map((n: Node) => n.metadata?.name));
     await this.gcOrphaned(pods, nodes);
     await Promise.all(
       pods.filter((p) => p.metadata?.deletionTimestamp && !p.spec?.nodeName).map((p) => this.forceDelete(p, false)),

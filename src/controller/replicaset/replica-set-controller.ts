@@ -105,7 +105,7 @@ export class ReplicaSetController {
     this.queue = new RateLimitingQueue<string>({ clock: opts.clock, name: 'replicaset' });
     this.expectations = new UIDTrackingControllerExpectations(opts.clock);
 
-    const rsInformer = opts.informers.replicaSets();
+    const rsInformer = opts.informers.apps.replicaSets();
     addIndexerOnce<ReplicaSet>(rsInformer, CONTROLLER_UID_INDEX, (rs) => {
       const ref = getControllerOf(rs);
       return ref ? [ref.uid] : [];
@@ -115,7 +115,7 @@ export class ReplicaSetController {
       update: (oldRS, curRS) => this.updateRS(oldRS, curRS),
       delete: (obj) => this.deleteRS(obj),
     });
-    const podInformer = opts.informers.pods();
+    const podInformer = opts.informers.core.pods();
     addPodControllerUIDIndexer(podInformer);
     podInformer.addEventHandler({
       add: (pod) => this.addPod(pod),
@@ -135,7 +135,7 @@ export class ReplicaSetController {
    * queue is then shut down and drained). The informer factory must be started by the caller.
    */
   async run(workers: number = this.defaultWorkers, signal?: AbortSignal): Promise<void> {
-    await runWorkersWhenSynced([this.informers.replicaSets(), this.informers.pods()], this.queue, workers, (key) => this.syncHandler(key), { name: 'replicaset', logger: this.logger, signal });
+    await runWorkersWhenSynced([this.informers.apps.replicaSets(), this.informers.core.pods()], this.queue, workers, (key) => this.syncHandler(key), { name: 'replicaset', logger: this.logger, signal });
   }
 
   // ---- event handlers: map an event to keys, nothing else ----

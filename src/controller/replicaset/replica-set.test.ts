@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject, Pod, ReplicaSet } from '../../api/index.js';
 import { newClientset } from '../../client/index.js';
 import { FakeTransport } from '../../client/fake/index.js';
-import { SharedInformerFactory } from '../../informers/index.js';
+import { newSharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, formatTime } from '../../util/clock/index.js';
 import { EventRecorder } from '../../client/record/index.js';
 import { silentLogger } from '../../util/runtime/index.js';
@@ -57,13 +57,13 @@ function setup(objs: { rss?: ReplicaSet[]; pods?: Pod[]; burstReplicas?: number 
   const clock = new FakeClock(T0);
   const transport = new FakeTransport({ clock, objects: [...(objs.rss ?? [])] as KubeObject[] });
   const client = newClientset(transport);
-  const informers = new SharedInformerFactory(client, { clock });
+  const informers = newSharedInformerFactory(client, { clock });
   const podControl = new FakePodControl();
   const recorder = new EventRecorder(client, { component: 'replicaset-controller', clock, logger: silentLogger });
   const rsc = new ReplicaSetController({ client, informers, clock, podControl, recorder, logger: silentLogger, burstReplicas: objs.burstReplicas });
   // Seed the caches directly, as upstream's tests write into the informers' indexers.
-  for (const rs of objs.rss ?? []) informers.replicaSets().getIndexer().add(rs);
-  for (const p of objs.pods ?? []) informers.pods().getIndexer().add(p);
+  for (const rs of objs.rss ?? []) informers.apps.replicaSets().getIndexer().add(rs);
+  for (const p of objs.pods ?? []) informers.core.pods().getIndexer().add(p);
   const statusOf = async (name: string) => (await client.apps.replicaSets('ns').get(name)).status;
   return { clock, transport, client, informers, podControl, rsc, statusOf };
 }
@@ -181,7 +181,7 @@ describe('event handlers', () => {
     const clock = new FakeClock(T0);
     const transport = new FakeTransport({ clock, objects: [rs] as KubeObject[] });
     const client = newClientset(transport);
-    const informers = new SharedInformerFactory(client, { clock });
+    const informers = newSharedInformerFactory(client, { clock });
     const rsc = new ReplicaSetController({ client, informers, clock, podControl: new FakePodControl(), logger: silentLogger });
     informers.start();
     await informers.waitForCacheSync();

@@ -38,13 +38,13 @@ export class ServiceAccountsController {
   constructor(private readonly opts: ServiceAccountsControllerOptions) {
     this.logger = opts.logger ?? stderrLogger;
     this.queue = new RateLimitingQueue<string>({ clock: opts.clock, name: 'serviceaccount' });
-    this.namespaces = opts.informers.namespaces().lister();
-    this.serviceAccounts = opts.informers.serviceAccounts().lister();
-    opts.informers.namespaces().addEventHandler({
+    this.namespaces = opts.informers.core.namespaces().lister();
+    this.serviceAccounts = opts.informers.core.serviceAccounts().lister();
+    opts.informers.core.namespaces().addEventHandler({
       add: (ns) => this.queue.add(ns.metadata?.name ?? ''),
       update: (_old, ns) => this.queue.add(ns.metadata?.name ?? ''),
     });
-    opts.informers.serviceAccounts().addEventHandler({
+    opts.informers.core.serviceAccounts().addEventHandler({
       delete: (obj) => {
         const sa = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
         if (DEFAULT_SERVICE_ACCOUNTS.includes(sa.metadata?.name ?? '')) this.queue.add(sa.metadata?.namespace ?? '');
@@ -55,7 +55,7 @@ export class ServiceAccountsController {
   /** Waits for the caches, then runs `workers` workers until `signal` aborts. */
   async run(workers = DEFAULT_SERVICE_ACCOUNT_WORKERS, signal?: AbortSignal): Promise<void> {
     const inf = this.opts.informers;
-    await runWorkersWhenSynced([inf.namespaces(), inf.serviceAccounts()], this.queue, workers, (key) => this.syncNamespace(key), { name: 'serviceaccount', logger: this.logger, signal });
+    await runWorkersWhenSynced([inf.core.namespaces(), inf.core.serviceAccounts()], this.queue, workers, (key) => this.syncNamespace(key), { name: 'serviceaccount', logger: this.logger, signal });
   }
 
   /** `syncNamespace`: creates the missing default accounts of an Active namespace. */

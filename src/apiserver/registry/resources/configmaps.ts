@@ -6,10 +6,11 @@
  * ValidateConfigMapUpdate), pkg/printers/internalversion/printers.go (printConfigMap: DATA counts data
  * and binaryData keys).
  */
+import { CONFIG_MAPS } from '../../../api/catalogue/index.js';
 import type { ConfigMap } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
-import { STANDARD_VERBS, type ApiObject } from './helpers.js';
-import type { ResourceStrategy } from '../strategy.js';
+import { type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { MAX_SECRET_SIZE, base64Size, validateDataKeys, validateImmutableData } from './config-data.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
@@ -37,19 +38,7 @@ export function validateConfigMap(cm: ConfigMap): FieldError[] {
 
 /** The configmaps strategy. */
 export const configMapStrategy: ResourceStrategy<ConfigMapObject> = {
-  info: {
-    group: '',
-    version: 'v1',
-    resource: 'configmaps',
-    singular: 'configmap',
-    kind: 'ConfigMap',
-    listKind: 'ConfigMapList',
-    namespaced: true,
-    shortNames: ['cm'],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [],
-  },
+  info: resourceInfo(CONFIG_MAPS),
   hasStatus: false,
   defaults() {},
   prepareForCreate() {},

@@ -7,12 +7,13 @@
  * immutable), pkg/printers/internalversion/printers.go (printControllerRevision: the controller as
  * `<kind>.<group>/<name>`, e.g. `daemonset.apps/fluentd`, or `<none>`).
  */
+import { CONTROLLER_REVISIONS } from '../../../api/catalogue/index.js';
 import type { ControllerRevision } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { getControllerOf } from '../../../machinery/meta/index.js';
 import { validateNonnegativeField } from '../../../machinery/validation/index.js';
-import type { ResourceStrategy, TableRowData } from '../strategy.js';
-import { STANDARD_VERBS, validateImmutableField, type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
+import { validateImmutableField, type ApiObject } from './helpers.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type ControllerRevisionObject = ApiObject<ControllerRevision>;
@@ -45,19 +46,7 @@ export function printControllerRevision(cr: ControllerRevision, now: number): Ta
 
 /** The controllerrevisions strategy. */
 export const controllerRevisionStrategy: ResourceStrategy<ControllerRevisionObject> = {
-  info: {
-    group: 'apps',
-    version: 'v1',
-    resource: 'controllerrevisions',
-    singular: 'controllerrevision',
-    kind: 'ControllerRevision',
-    listKind: 'ControllerRevisionList',
-    namespaced: true,
-    shortNames: [],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [],
-  },
+  info: resourceInfo(CONTROLLER_REVISIONS),
   hasStatus: false,
   defaults() {},
   prepareForCreate() {},

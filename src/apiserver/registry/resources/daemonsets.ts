@@ -14,13 +14,14 @@
  * Known difference: upstream rejects a non-integer template-generation annotation on create with a
  * conversion error (400); here it counts as absent (generation 1).
  */
+import { DAEMON_SETS } from '../../../api/catalogue/index.js';
 import type { DaemonSet, DaemonSetSpec, DaemonSetUpdateStrategy } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { selectorFromLabelSelector, type Selector } from '../../../machinery/labels/index.js';
 import { validateLabelSelector, validateNonnegativeField } from '../../../machinery/validation/index.js';
-import type { ResourceStrategy, TableRowData } from '../strategy.js';
+import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
 import { intOrPercentValue, percentValue, validateCollisionCount, validatePositiveIntOrPercent } from './deployments.js';
-import { STANDARD_VERBS, bumpGenerationIf, labelSelectorString, resetField, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
+import { bumpGenerationIf, labelSelectorString, resetField, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
 import { defaultPodTemplateSpec, validatePodTemplateSpec } from './pod-template.js';
 import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
 
@@ -184,19 +185,7 @@ function initialStatus(): NonNullable<DaemonSet['status']> {
 
 /** The daemonsets strategy. */
 export const daemonSetStrategy: ResourceStrategy<DaemonSetObject> = {
-  info: {
-    group: 'apps',
-    version: 'v1',
-    resource: 'daemonsets',
-    singular: 'daemonset',
-    kind: 'DaemonSet',
-    listKind: 'DaemonSetList',
-    namespaced: true,
-    shortNames: ['ds'],
-    categories: ['all'],
-    verbs: STANDARD_VERBS,
-    subresources: [{ name: 'status', group: 'apps', version: 'v1', kind: 'DaemonSet', verbs: ['get', 'patch', 'update'] }],
-  },
+  info: resourceInfo(DAEMON_SETS),
   hasStatus: true,
   defaults: defaultDaemonSet,
   prepareForCreate(ds) {

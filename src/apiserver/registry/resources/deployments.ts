@@ -12,11 +12,12 @@
  * Known difference: upstream prints an invalid int-or-percent as the Go struct
  * (`intstr.IntOrString{Type:1, IntVal:0, StrVal:"5"}`); here the JSON value (`"5"`, `0`) is shown.
  */
+import { DEPLOYMENTS } from '../../../api/catalogue/index.js';
 import type { Deployment, DeploymentSpec, DeploymentStrategy } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { regexError, validateNonnegativeField } from '../../../machinery/validation/index.js';
-import type { ResourceStrategy, TableRowData } from '../strategy.js';
-import { STANDARD_VERBS, bumpGenerationIf, labelSelectorString, replicasScale, resetField, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
+import { bumpGenerationIf, labelSelectorString, replicasScale, resetField, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
 import { defaultPodTemplateSpec, validateSelectorAndTemplate } from './pod-template.js';
 import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
 
@@ -158,22 +159,7 @@ export function printDeployment(d: Deployment, now: number): TableRowData {
 
 /** The deployments strategy. */
 export const deploymentStrategy: ResourceStrategy<DeploymentObject> = {
-  info: {
-    group: 'apps',
-    version: 'v1',
-    resource: 'deployments',
-    singular: 'deployment',
-    kind: 'Deployment',
-    listKind: 'DeploymentList',
-    namespaced: true,
-    shortNames: ['deploy'],
-    categories: ['all'],
-    verbs: STANDARD_VERBS,
-    subresources: [
-      { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
-      { name: 'status', group: 'apps', version: 'v1', kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
-    ],
-  },
+  info: resourceInfo(DEPLOYMENTS),
   hasStatus: true,
   defaults: defaultDeployment,
   prepareForCreate(d) {

@@ -6,13 +6,14 @@
  * pkg/apis/core/validation/validation.go (ValidateEndpoints, validateEndpointSubsets, validateEndpointPort),
  * pkg/printers/internalversion/printers.go (printEndpoints, formatEndpoints).
  */
+import { ENDPOINTS } from '../../../api/catalogue/index.js';
 import type { Endpoints, EndpointSubset } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Label } from '../../../machinery/validation/index.js';
-import { STANDARD_VERBS, type ApiObject } from './helpers.js';
+import { type ApiObject } from './helpers.js';
 import { isValidPortNum } from './pod-template.js';
 import { parseIPv4 } from './service-allocator.js';
-import type { ResourceStrategy } from '../strategy.js';
+import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type EndpointsObject = ApiObject<Endpoints>;
@@ -88,19 +89,7 @@ export function formatEndpoints(ep: Endpoints): string {
 
 /** The endpoints strategy. */
 export const endpointsStrategy: ResourceStrategy<EndpointsObject> = {
-  info: {
-    group: '',
-    version: 'v1',
-    resource: 'endpoints',
-    singular: 'endpoints',
-    kind: 'Endpoints',
-    listKind: 'EndpointsList',
-    namespaced: true,
-    shortNames: ['ep'],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [],
-  },
+  info: resourceInfo(ENDPOINTS),
   hasStatus: false,
   defaults: defaultEndpoints,
   prepareForCreate() {},

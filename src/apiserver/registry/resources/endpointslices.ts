@@ -7,13 +7,14 @@
  * addressType is immutable), pkg/printers/internalversion/printers.go (printEndpointSlice,
  * formatDiscoveryPorts, formatDiscoveryEndpoints).
  */
+import { ENDPOINT_SLICES } from '../../../api/catalogue/index.js';
 import type { EndpointSlice } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Subdomain } from '../../../machinery/validation/index.js';
-import { STANDARD_VERBS, validateImmutableField, type ApiObject } from './helpers.js';
+import { validateImmutableField, type ApiObject } from './helpers.js';
 import { isValidPortNum } from './pod-template.js';
 import { parseIPv4 } from './service-allocator.js';
-import type { ResourceStrategy } from '../strategy.js';
+import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type EndpointSliceObject = ApiObject<EndpointSlice>;
@@ -74,19 +75,7 @@ function listWithMore(items: string[]): string {
 
 /** The endpointslices strategy. */
 export const endpointSliceStrategy: ResourceStrategy<EndpointSliceObject> = {
-  info: {
-    group: 'discovery.k8s.io',
-    version: 'v1',
-    resource: 'endpointslices',
-    singular: 'endpointslice',
-    kind: 'EndpointSlice',
-    listKind: 'EndpointSliceList',
-    namespaced: true,
-    shortNames: [],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [],
-  },
+  info: resourceInfo(ENDPOINT_SLICES),
   hasStatus: false,
   defaults: defaultEndpointSlice,
   prepareForCreate() {},

@@ -7,12 +7,13 @@
  * same), pkg/apis/core/validation/events.go (ValidateEventCreate/Update for core/v1 = legacyValidateEvent),
  * pkg/printers/internalversion/printers.go (printEvent, formatEventSource).
  */
+import { EVENTS } from '../../../api/catalogue/index.js';
 import type { Event } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../../machinery/validation/index.js';
 import { parseTime } from '../../../util/clock/index.js';
-import { STANDARD_VERBS, type ApiObject } from './helpers.js';
-import type { ResourceStrategy, TableRowData } from '../strategy.js';
+import { type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
 import { column, translateTimestampSince } from './table-helpers.js';
 
 type EventObject = ApiObject<Event>;
@@ -98,19 +99,7 @@ export function printEvent(ev: Event, now: number): TableRowData {
 
 /** The events strategy (core/v1). */
 export const eventStrategy: ResourceStrategy<EventObject> = {
-  info: {
-    group: '',
-    version: 'v1',
-    resource: 'events',
-    singular: 'event',
-    kind: 'Event',
-    listKind: 'EventList',
-    namespaced: true,
-    shortNames: ['ev'],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [],
-  },
+  info: resourceInfo(EVENTS),
   hasStatus: false,
   defaults() {},
   prepareForCreate() {},

@@ -1,5 +1,5 @@
 /**
- * Small pieces the per-kind strategies share: writable object types, the standard verbs, semantic
+ * Small pieces the per-kind strategies share: writable object types, semantic
  * equality of API values, generation bumps, field resets, selector strings, immutable-field errors
  * and the scale subresource of replicated workloads.
  */
@@ -19,12 +19,6 @@ export { semanticDeepEqual };
 export type ApiObject<T> = {
   -readonly [K in keyof T]: K extends 'metadata' ? { -readonly [M in keyof ObjectMeta]: ObjectMeta[M] } : T[K];
 } & Omit<KubeObject, 'metadata'>;
-
-/**
- * The discovery verbs of a resource served by the generic store with collection deletes (upstream's
- * list for pods, deployments, events…). Shared: copy before editing.
- */
-export const STANDARD_VERBS: string[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 /**
  * Sets `obj.metadata.generation` to the old generation, plus one when `changed` (upstream's

@@ -6,11 +6,12 @@
  * AllowUnconditionalUpdate false), pkg/apis/coordination/validation/validation.go (ValidateLeaseSpec,
  * ValidateCoordinatedLeaseStrategy), pkg/printers/internalversion/printers.go (printLease).
  */
+import { LEASES } from '../../../api/catalogue/index.js';
 import type { Lease } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isQualifiedName } from '../../../machinery/validation/index.js';
-import { STANDARD_VERBS, type ApiObject } from './helpers.js';
-import type { ResourceStrategy } from '../strategy.js';
+import { type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type LeaseObject = ApiObject<Lease>;
@@ -49,19 +50,7 @@ export function validateLease(lease: Lease): FieldError[] {
 
 /** The leases strategy. */
 export const leaseStrategy: ResourceStrategy<LeaseObject> = {
-  info: {
-    group: 'coordination.k8s.io',
-    version: 'v1',
-    resource: 'leases',
-    singular: 'lease',
-    kind: 'Lease',
-    listKind: 'LeaseList',
-    namespaced: true,
-    shortNames: [],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [],
-  },
+  info: resourceInfo(LEASES),
   hasStatus: false,
   defaults() {},
   prepareForCreate() {},

@@ -8,11 +8,12 @@
  * (ValidateNamespace, ValidateNamespaceStatusUpdate, ValidateNamespaceFinalizeUpdate, validateFinalizerName),
  * pkg/printers/internalversion/printers.go (printNamespace).
  */
+import { NAMESPACES } from '../../../api/catalogue/index.js';
 import type { Namespace } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../../machinery/validation/index.js';
 import { resetField, type ApiObject } from './helpers.js';
-import type { ResourceStrategy } from '../strategy.js';
+import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type NamespaceObject = ApiObject<Namespace>;
@@ -74,22 +75,7 @@ export function validateFinalizeUpdate(ns: Namespace): FieldError[] {
 
 /** The namespaces strategy. */
 export const namespaceStrategy: ResourceStrategy<NamespaceObject> = {
-  info: {
-    group: '',
-    version: 'v1',
-    resource: 'namespaces',
-    singular: 'namespace',
-    kind: 'Namespace',
-    listKind: 'NamespaceList',
-    namespaced: false,
-    shortNames: ['ns'],
-    categories: [],
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-    subresources: [
-      { name: 'finalize', group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] },
-      { name: 'status', group: '', version: 'v1', kind: 'Namespace', verbs: ['get', 'patch', 'update'] },
-    ],
-  },
+  info: resourceInfo(NAMESPACES),
   hasStatus: true,
   /** SetDefaults_Namespace (the name label, when the name is known) and SetDefaults_NamespaceStatus (phase Active). */
   defaults(ns) {

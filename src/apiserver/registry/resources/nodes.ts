@@ -6,11 +6,12 @@
  * (SetDefaults_NodeStatus), pkg/apis/core/validation/validation.go (ValidateNode, ValidateNodeUpdate,
  * validateNodeTaints), pkg/printers/internalversion/printers.go (printNode).
  */
+import { NODES } from '../../../api/catalogue/index.js';
 import type { Node, Taint } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isQualifiedName, isValidLabelValue } from '../../../machinery/validation/index.js';
-import { STANDARD_VERBS, resetField, type ApiObject } from './helpers.js';
-import type { ResourceStrategy, TableRowData } from '../strategy.js';
+import { resetField, type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
 import { tryParseQuantity, validateTaintEffect } from './pod-template.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
@@ -132,19 +133,7 @@ export function printNode(node: Node, now: number): TableRowData {
 
 /** The nodes strategy. */
 export const nodeStrategy: ResourceStrategy<NodeObject> = {
-  info: {
-    group: '',
-    version: 'v1',
-    resource: 'nodes',
-    singular: 'node',
-    kind: 'Node',
-    listKind: 'NodeList',
-    namespaced: false,
-    shortNames: ['no'],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [{ name: 'status', group: '', version: 'v1', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
-  },
+  info: resourceInfo(NODES),
   hasStatus: true,
   /** SetDefaults_NodeStatus: allocatable defaults to capacity. */
   defaults(node) {

@@ -12,12 +12,13 @@
  * tolerations from DefaultTolerationSeconds), and the relaxed nodeSelector/nodeAffinity updates of
  * scheduling-gated pods.
  */
+import { PODS } from '../../../api/catalogue/index.js';
 import type { Container, ContainerStatus, Pod, PodCondition, PodSpec, PodStatus, Toleration } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Subdomain, isQualifiedName, FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
 import { formatTime, parseTime } from '../../../util/clock/index.js';
-import type { ResourceStrategy, TableRowData } from '../strategy.js';
-import { STANDARD_VERBS, bumpGenerationIf, resetField, semanticDeepEqual, type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
+import { bumpGenerationIf, resetField, semanticDeepEqual, type ApiObject } from './helpers.js';
 import {
   defaultPodSpec,
   tryParseQuantity,
@@ -428,23 +429,7 @@ function prepareForStatusUpdate(pod: PodObject, old: Pod): void {
 
 /** The pods strategy. */
 export const podStrategy: ResourceStrategy<PodObject> = {
-  info: {
-    group: '',
-    version: 'v1',
-    resource: 'pods',
-    singular: 'pod',
-    kind: 'Pod',
-    listKind: 'PodList',
-    namespaced: true,
-    shortNames: ['po'],
-    categories: ['all'],
-    verbs: STANDARD_VERBS,
-    subresources: [
-      { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
-      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
-      { name: 'status', group: '', version: 'v1', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
-    ],
-  },
+  info: resourceInfo(PODS),
   hasStatus: true,
   defaults: defaultPod,
   prepareForCreate(pod, now) {

@@ -7,12 +7,13 @@
  * (ValidateReplicaSetSpec, ValidateReplicaSetStatus), pkg/registry/apps/replicaset/storage/storage.go
  * (scale), pkg/printers/internalversion/printers.go (printReplicaSet).
  */
+import { REPLICA_SETS } from '../../../api/catalogue/index.js';
 import type { ReplicaSet, ReplicaSetSpec } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { formatLabelSelector } from '../../../machinery/labels/index.js';
 import { validateNonnegativeField } from '../../../machinery/validation/index.js';
-import type { ResourceStrategy, TableRowData } from '../strategy.js';
-import { STANDARD_VERBS, bumpGenerationIf, replicasScale, resetField, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
+import { bumpGenerationIf, replicasScale, resetField, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
 import { defaultPodTemplateSpec, validateSelectorAndTemplate } from './pod-template.js';
 import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
 
@@ -70,22 +71,7 @@ export function printReplicaSet(rs: ReplicaSet, now: number): TableRowData {
 
 /** The replicasets strategy. */
 export const replicaSetStrategy: ResourceStrategy<ReplicaSetObject> = {
-  info: {
-    group: 'apps',
-    version: 'v1',
-    resource: 'replicasets',
-    singular: 'replicaset',
-    kind: 'ReplicaSet',
-    listKind: 'ReplicaSetList',
-    namespaced: true,
-    shortNames: ['rs'],
-    categories: ['all'],
-    verbs: STANDARD_VERBS,
-    subresources: [
-      { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
-      { name: 'status', group: 'apps', version: 'v1', kind: 'ReplicaSet', verbs: ['get', 'patch', 'update'] },
-    ],
-  },
+  info: resourceInfo(REPLICA_SETS),
   hasStatus: true,
   defaults: defaultReplicaSet,
   prepareForCreate(rs) {

@@ -9,15 +9,16 @@
  */
 import type { KubeObject } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
-import type { ResourceStrategy, ResourceInfo } from '../strategy.js';
+import { resourceInfo, type ResourceStrategy } from '../strategy.js';
+import { SELF_SUBJECT_ACCESS_REVIEWS, SELF_SUBJECT_REVIEWS, type KindDescriptor } from '../../../api/catalogue/index.js';
 import { AGE_COLUMN, NAME_COLUMN, translateTimestampSince } from './table-helpers.js';
 
 /** The identity behind the bearer token (`kubectl auth whoami`). */
 export const ADMIN_USER = { username: 'kubeplane-admin', groups: ['system:masters', 'system:authenticated'] };
 
-function reviewStrategy(info: Omit<ResourceInfo, 'listKind' | 'namespaced' | 'shortNames' | 'categories' | 'verbs' | 'subresources'>, validate: (obj: KubeObject) => FieldError[], status: (obj: KubeObject) => unknown): ResourceStrategy {
+function reviewStrategy(row: KindDescriptor, validate: (obj: KubeObject) => FieldError[], status: (obj: KubeObject) => unknown): ResourceStrategy {
   return {
-    info: { ...info, listKind: `${info.kind}List`, namespaced: false, shortNames: [], categories: [], verbs: ['create'], subresources: [] },
+    info: resourceInfo(row),
     hasStatus: true,
     defaults() {},
     prepareForCreate() {},
@@ -51,14 +52,14 @@ function validateSelfSubjectAccessReview(obj: KubeObject): FieldError[] {
 
 /** authorization.k8s.io/v1 selfsubjectaccessreviews: `kubectl auth can-i` → `yes`. */
 export const selfSubjectAccessReviewStrategy = reviewStrategy(
-  { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview', kind: 'SelfSubjectAccessReview' },
+  SELF_SUBJECT_ACCESS_REVIEWS,
   validateSelfSubjectAccessReview,
   () => ({ allowed: true }),
 );
 
 /** authentication.k8s.io/v1 selfsubjectreviews: `kubectl auth whoami`. */
 export const selfSubjectReviewStrategy = reviewStrategy(
-  { group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', singular: 'selfsubjectreview', kind: 'SelfSubjectReview' },
+  SELF_SUBJECT_REVIEWS,
   () => [],
   () => ({ userInfo: { username: ADMIN_USER.username, groups: [...ADMIN_USER.groups] } }),
 );

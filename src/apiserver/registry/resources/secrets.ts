@@ -7,10 +7,11 @@
  * (SelectableFields `type`), pkg/apis/core/validation/validation.go (ValidateSecret, ValidateSecretUpdate),
  * pkg/printers/internalversion/printers.go (printSecret).
  */
+import { SECRETS } from '../../../api/catalogue/index.js';
 import type { Secret } from '../../../api/index.js';
 import { field, newBadRequest, type FieldError } from '../../../machinery/errors/index.js';
-import { STANDARD_VERBS, validateImmutableField, type ApiObject } from './helpers.js';
-import type { ResourceStrategy } from '../strategy.js';
+import { validateImmutableField, type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { MAX_SECRET_SIZE, base64Size, validateDataKeys, validateImmutableData } from './config-data.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
@@ -124,19 +125,7 @@ export function validateSecretUpdate(secret: Secret, old: Secret): FieldError[] 
 
 /** The secrets strategy. */
 export const secretStrategy: ResourceStrategy<SecretObject> = {
-  info: {
-    group: '',
-    version: 'v1',
-    resource: 'secrets',
-    singular: 'secret',
-    kind: 'Secret',
-    listKind: 'SecretList',
-    namespaced: true,
-    shortNames: [],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [],
-  },
+  info: resourceInfo(SECRETS),
   hasStatus: false,
   defaults: defaultSecret,
   prepareForCreate() {},

@@ -6,28 +6,17 @@
  * (ValidateServiceAccount: the generic metadata checks only, done by the store),
  * pkg/printers/internalversion/printers.go (printServiceAccount: SECRETS is the number of secrets).
  */
+import { SERVICE_ACCOUNTS } from '../../../api/catalogue/index.js';
 import type { ServiceAccount } from '../../../api/index.js';
-import { STANDARD_VERBS, type ApiObject } from './helpers.js';
-import type { ResourceStrategy } from '../strategy.js';
+import { type ApiObject } from './helpers.js';
+import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type ServiceAccountObject = ApiObject<ServiceAccount>;
 
 /** The serviceaccounts strategy. */
 export const serviceAccountStrategy: ResourceStrategy<ServiceAccountObject> = {
-  info: {
-    group: '',
-    version: 'v1',
-    resource: 'serviceaccounts',
-    singular: 'serviceaccount',
-    kind: 'ServiceAccount',
-    listKind: 'ServiceAccountList',
-    namespaced: true,
-    shortNames: ['sa'],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [],
-  },
+  info: resourceInfo(SERVICE_ACCOUNTS),
   hasStatus: false,
   defaults() {},
   prepareForCreate() {},

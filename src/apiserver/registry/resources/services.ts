@@ -8,14 +8,15 @@
  * ValidateServiceUpdate, ValidateServiceStatusUpdate), pkg/printers/internalversion/printers.go
  * (printService, getServiceExternalIP, makePortString).
  */
+import { SERVICES } from '../../../api/catalogue/index.js';
 import type { Service, ServicePort } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { selectorFromSet } from '../../../machinery/labels/index.js';
 import { isDNS1123Label, isDNS1123Subdomain, validateLabels } from '../../../machinery/validation/index.js';
-import { STANDARD_VERBS, resetField, type ApiObject } from './helpers.js';
+import { resetField, type ApiObject } from './helpers.js';
 import { isValidPortName, isValidPortNum } from './pod-template.js';
 import { parseIPv4 } from './service-allocator.js';
-import type { ResourceStrategy } from '../strategy.js';
+import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type ServiceObject = ApiObject<Service>;
@@ -181,19 +182,7 @@ function externalIPCell(svc: Service): string {
 
 /** The services strategy. */
 export const serviceStrategy: ResourceStrategy<ServiceObject> = {
-  info: {
-    group: '',
-    version: 'v1',
-    resource: 'services',
-    singular: 'service',
-    kind: 'Service',
-    listKind: 'ServiceList',
-    namespaced: true,
-    shortNames: ['svc'],
-    categories: ['all'],
-    verbs: STANDARD_VERBS,
-    subresources: [{ name: 'status', group: '', version: 'v1', kind: 'Service', verbs: ['get', 'patch', 'update'] }],
-  },
+  info: resourceInfo(SERVICES),
   hasStatus: true,
   defaults: defaultService,
   prepareForCreate(svc) {
