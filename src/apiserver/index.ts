@@ -10,11 +10,11 @@
  */
 import type { RestRequest, Transport, WatchEvent, WatchStream } from '../api/request.js';
 import {
-  isAlreadyExists,
   newBadRequest,
   newInvalid,
   newMethodNotSupported,
   newNotFoundPath,
+  type GroupResource,
 } from '../machinery/errors/index.js';
 import type { KubeObject } from '../api/index.js';
 import { deepFreeze } from '../machinery/meta/index.js';
@@ -24,13 +24,11 @@ import { parseFieldValidation } from './registry/generic/options.js';
 import type { Backend } from '../storage/interface.js';
 import { realClock, type Clock, type Timer } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
-import { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
-import { admitPodCreate } from './admission/pod-admission.js';
 import { newInProcessTransport } from './inprocess.js';
-import { Store, isNamespaces, resourcePrefix } from './registry/generic/store.js';
-import { bindPod, evictPod, getScale, patchScale, updateScale } from './registry/generic/subresources.js';
+import { Store, resourcePrefix } from './registry/generic/store.js';
+import { getScale, patchScale, updateScale } from './registry/generic/subresources.js';
+import type { AdmissionPlugin } from './registry/extension.js';
 import type { ResourceStrategy } from './registry/strategy.js';
-import { ServiceAllocator, kubernetesService, serviceStoreHooks } from './registry/resources/service-allocator.js';
 import { CacheFeed } from './watchcache/cache-feed.js';
 import type { EventWindowSizing } from './watchcache/event-window.js';
 import type { WatchCache } from './watchcache/watch-cache.js';
@@ -60,8 +58,7 @@ export interface HandleResult {
   warnings: string[];
 }
 
-/** The namespaces every cluster has. */
-export const DEFAULT_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+export { DEFAULT_NAMESPACES } from './registry/resources/namespace-storage.js';
 
 /** kube-apiserver's `--etcd-compaction-interval` default. */
 export const COMPACTION_INTERVAL_MS = 5 * 60_000;
@@ -71,68 +68,106 @@ export const COMPACTION_MIN_RETAIN = 1000;
 /** The API server core. */
 export class ApiServer {
   private readonly stores = new Map<string, Store>();
-  private readonly strategies: ResourceStrategy[];
+  /** The served resources in discovery order; replaced (never mutated) when one is added or removed. */
+  private strategies: readonly ResourceStrategy[];
   private readonly feed: CacheFeed;
   private readonly clock: Clock;
+  private readonly rand: Rand;
   private compactionTimer: Timer | undefined;
-  /** Cluster IPs and node ports of services (when services are served). */
-  private serviceAllocator: ServiceAllocator | undefined;
   private closed = false;
 
   private constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? realClock;
-    const rand = opts.rand ?? realRand;
+    this.rand = opts.rand ?? realRand;
     this.strategies = [...opts.strategies];
     this.feed = new CacheFeed(opts.backend, this.clock, opts.watchCacheSizing);
-    const caches = new Map<string, WatchCache>();
-    let lifecycle: NamespaceLifecycle | undefined;
-    for (const strategy of this.strategies) {
-      const prefix = resourcePrefix(strategy.info);
-      let cache = caches.get(prefix);
-      if (!cache) {
-        const { group, version, kind } = strategy.info;
-        cache = this.feed.addCache(prefix, rootTypeName(group, version, kind));
-        caches.set(prefix, cache);
-      }
-      const store = new Store({
-        strategy,
-        backend: opts.backend,
-        cache,
-        feed: this.feed,
-        clock: this.clock,
-        rand,
-        admitCreate: (ns, name, gr) => lifecycle?.admitCreate(ns, name, gr) ?? Promise.resolve(),
-        admitDelete: (name, gr) => lifecycle?.admitDelete(name, gr),
-        ...(strategy.info.group === '' && strategy.info.resource === 'pods' ? { mutateCreate: admitPodCreate } : {}),
-        ...(isServices(strategy) ? serviceStoreHooks((this.serviceAllocator = newServiceAllocator(cache, resourcePrefix(strategy.info), opts.backend, rand))) : {}),
-      });
-      const key = `${strategy.info.group}/${strategy.info.resource}`;
-      if (!this.stores.has(key)) this.stores.set(key, store);
-      if (isNamespaces(strategy)) lifecycle = new NamespaceLifecycle(store, this.clock);
-    }
+    for (const strategy of this.strategies) this.install(strategy, this.feed.addCache(resourcePrefix(strategy.info), rootTypeOf(strategy)));
+  }
+
+  /** Builds the store of `strategy` over `cache` and registers it with its storage extension's admission. */
+  private install(strategy: ResourceStrategy, cache: WatchCache): Store {
+    const store = new Store({
+      strategy,
+      backend: this.opts.backend,
+      cache,
+      feed: this.feed,
+      clock: this.clock,
+      rand: this.rand,
+      admitCreate: (ns, name, gr) => this.admitCreate(ns, name, gr),
+      admitDelete: (name, gr) => {
+        for (const plugin of this.admission()) plugin.admitDelete(name, gr);
+      },
+    });
+    this.stores.set(storeKey(strategy.info), store);
+    return store;
+  }
+
+  /** The admission plugins the served kinds impose, in discovery order. */
+  private admission(): AdmissionPlugin[] {
+    const plugins: AdmissionPlugin[] = [];
+    for (const store of this.stores.values()) if (store.extension.admission) plugins.push(store.extension.admission);
+    return plugins;
+  }
+
+  private async admitCreate(namespace: string, name: string, gr: GroupResource): Promise<void> {
+    for (const plugin of this.admission()) await plugin.admitCreate(namespace, name, gr);
   }
 
   /**
-   * Starts a server: primes the watch caches from storage, creates the default namespaces that are
-   * missing (when namespaces are served) and schedules compaction every 5 minutes of clock time.
+   * Starts a server: primes the watch caches from storage, creates the objects every cluster has
+   * (each kind's {@link StorageExtension.bootstrap}: the default namespaces, the `kubernetes` service)
+   * and schedules compaction every 5 minutes of clock time.
    */
   static async create(opts: ApiServerOptions): Promise<ApiServer> {
     const server = new ApiServer(opts);
     await server.feed.start();
-    await server.ensureDefaultNamespaces();
-    await server.ensureKubernetesService();
+    for (const store of server.stores.values()) await store.extension.bootstrap?.();
     server.scheduleCompaction();
     return server;
   }
 
-  /** The served resources, in discovery order. */
-  resources(): ResourceStrategy[] {
+  /**
+   * The served resources, in discovery order. The array is replaced when a resource is added or
+   * removed, so callers may cache what they derive from it while it is the same array.
+   */
+  resources(): readonly ResourceStrategy[] {
     return this.strategies;
+  }
+
+  /**
+   * Serves a resource from now on (what a CustomResourceDefinition or an aggregated API does):
+   * its watch cache is primed from what storage already holds under its prefix, discovery and
+   * OpenAPI list it from the next request, and its bootstrap runs.
+   * @throws Error when the group/resource is already served
+   */
+  async addResource(strategy: ResourceStrategy): Promise<void> {
+    const key = storeKey(strategy.info);
+    if (this.stores.has(key)) throw new Error(`${key} is already served`);
+    const cache = await this.feed.addLiveCache(resourcePrefix(strategy.info), rootTypeOf(strategy));
+    if (this.stores.has(key)) throw new Error(`${key} is already served`);
+    const store = this.install(strategy, cache);
+    this.strategies = [...this.strategies, strategy];
+    await store.extension.bootstrap?.();
+  }
+
+  /**
+   * Stops serving a resource: requests get 404 and it leaves discovery and OpenAPI; its watches end
+   * (as upstream's do when a CRD is deleted). What storage holds under its prefix stays. Returns
+   * false when it was not served.
+   */
+  removeResource(group: string, resource: string): boolean {
+    const key = storeKey({ group, resource });
+    const store = this.stores.get(key);
+    if (!store) return false;
+    this.stores.delete(key);
+    this.strategies = this.strategies.filter((s) => s !== store.strategy);
+    if (![...this.stores.values()].some((s) => s.prefix === store.prefix)) this.feed.removeCache(store.prefix);
+    return true;
   }
 
   /** The strategy serving `group`/`resource`. */
   strategyFor(group: string, resource: string): ResourceStrategy | undefined {
-    return this.stores.get(`${group}/${resource}`)?.strategy;
+    return this.stores.get(storeKey({ group, resource }))?.strategy;
   }
 
   /** The backend revision (the newest resourceVersion). */
@@ -185,12 +220,12 @@ export class ApiServer {
       if (req.verb === 'get') return ok(await getScale(store, ns, name, query));
       if (req.verb === 'update') return ok(await updateScale(store, ns, name, req.body, query, warnings));
       if (req.verb === 'patch') return ok(await patchScale(store, ns, name, req.patchType, req.body, query, warnings));
-    } else if (sub === 'binding') {
-      if (req.verb === 'create') return ok(await bindPod(store, this.clock, ns, name, req.body, query), 201);
-    } else if (sub === 'eviction') {
-      if (req.verb === 'create') return ok(await evictPod(store, this.clock, ns, name, req.body, query), 201);
-    } else if (sub === 'finalize') {
-      if (req.verb === 'update') return ok((await store.update(ns, name, req.body, query, warnings, 'finalize')).obj);
+    } else if (req.verb === 'create' || req.verb === 'update') {
+      const handler = store.extension.subresources?.[sub]?.[req.verb];
+      if (handler) {
+        const res = await handler({ namespace: ns, name, body: req.body, patchType: req.patchType, query, warnings });
+        return ok(res.body, res.code);
+      }
     }
     throw newMethodNotSupported(store.gr, req.verb);
   }
@@ -237,7 +272,7 @@ export class ApiServer {
 
   /** Finds the store of a request and checks its shape against the resource's scope and verbs. */
   private route(req: RestRequest): Store {
-    const store = this.stores.get(`${req.group}/${req.resource}`);
+    const store = this.stores.get(storeKey(req));
     if (!store || store.strategy.info.version !== req.version) throw newNotFoundPath();
     const info = store.strategy.info;
     if (!info.namespaced && req.namespace !== undefined) throw newNotFoundPath();
@@ -254,31 +289,6 @@ export class ApiServer {
       throw newMethodNotSupported(store.gr, req.verb);
     }
     return store;
-  }
-
-  private async ensureDefaultNamespaces(): Promise<void> {
-    const store = this.stores.get('/namespaces');
-    if (!store) return;
-    for (const name of DEFAULT_NAMESPACES) {
-      if (store.cached(undefined, name)) continue;
-      const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
-      try {
-        await store.create(undefined, ns, {}, []);
-      } catch (err) {
-        if (!isAlreadyExists(err)) throw err;
-      }
-    }
-  }
-
-  /** Creates the `kubernetes` service in `default` when services are served and it is missing. */
-  private async ensureKubernetesService(): Promise<void> {
-    const store = this.stores.get('/services');
-    if (!store || !this.serviceAllocator || store.cached('default', 'kubernetes')) return;
-    try {
-      await store.create('default', kubernetesService(this.serviceAllocator.firstIP()), {}, []);
-    } catch (err) {
-      if (!isAlreadyExists(err)) throw err;
-    }
   }
 
   /**
@@ -303,12 +313,13 @@ function subresourceKind(strategy: ResourceStrategy, subresource: string | undef
   return strategy.info.subresources.find((s) => s.name === subresource)?.kind ?? strategy.info.kind;
 }
 
-/** True for core/v1 services. */
-function isServices(strategy: ResourceStrategy): boolean {
-  return strategy.info.group === '' && strategy.info.resource === 'services';
+/** The key of a resource's store: `group/resource` (any version). */
+function storeKey(r: { group: string; resource: string }): string {
+  return `${r.group}/${r.resource}`;
 }
 
-/** A service allocator over the services watch cache (what storage holds) and the backend's revision. */
-function newServiceAllocator(cache: WatchCache, prefix: string, backend: Backend, rand: Rand): ServiceAllocator {
-  return new ServiceAllocator({ entries: () => cache.entries(prefix), revision: () => cache.revision, currentRevision: () => backend.currentRevision() }, rand);
+/** The schema root of a kind's objects as stored (its served version's type). */
+function rootTypeOf(strategy: ResourceStrategy): string | undefined {
+  const { group, version, kind } = strategy.info;
+  return rootTypeName(group, version, kind);
 }

@@ -115,7 +115,13 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     logger: logFor('garbage-collector'),
   });
   const podGC = new PodGCController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('pod-garbage-collector') });
-  const namespaces = new NamespaceController({ client: kcmClient, informers: kcmInformers, clock, resources: servedResources, logger: logFor('namespace-controller') });
+  const namespaces = new NamespaceController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    discoverResources: () => Promise.resolve(api.resources().map((s) => s.info)),
+    logger: logFor('namespace-controller'),
+  });
   const endpoints = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
   const endpointSlices = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
   const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });

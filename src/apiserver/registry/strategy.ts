@@ -12,6 +12,7 @@
 import type { FieldError } from '../../machinery/errors/index.js';
 import type { KubeObject } from '../../api/index.js';
 import type { KindDescriptor } from '../../api/catalogue/index.js';
+import type { StorageContext, StorageExtension } from './extension.js';
 
 /** How a resource appears in discovery (apidiscovery v2 and legacy APIResourceList). */
 export interface ResourceInfo {
@@ -146,6 +147,21 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   table: TablePrinter<T>;
   /** Present when the kind has a scale subresource. */
   scale?: ScaleStrategy<T>;
+  /**
+   * Present for kinds deleted gracefully (upstream `RESTGracefulDeleteStrategy.CheckGracefulDelete`):
+   * the grace period in seconds a first DELETE gives `obj`, from the requested one (`requested`,
+   * already clamped to ≥ 1 when negative, undefined when the request gave none); 0 deletes at once.
+   * Pods: the request's, else spec.terminationGracePeriodSeconds; 0 when unbound or finished.
+   */
+  checkGracefulDelete?(obj: T, requested: number | undefined): number;
+  /** DELETE answers with the object rather than a Success Status (upstream `ReturnDeletedObject`: pods, namespaces). */
+  returnDeletedObject?: boolean;
+  /**
+   * The kind's own REST storage around the generic store (upstream's per-kind `storage.go`: a
+   * namespace's lifecycle, a pod's binding and eviction, a service's IP allocator), built once per
+   * server for the store that serves the kind. See {@link StorageExtension}.
+   */
+  storage?(ctx: StorageContext): StorageExtension;
   /**
    * Present for create-only review kinds (SelfSubjectAccessReview, SelfSubjectReview): the response
    * to a create, computed from the decoded, defaulted and validated request. Nothing is stored, and

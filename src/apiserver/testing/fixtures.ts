@@ -15,6 +15,8 @@ import { SeededRand, type Rand } from '../../util/random/index.js';
 import { ApiServer, type ApiServerOptions, type HandleResult } from '../index.js';
 import { STANDARD_VERBS } from '../../api/catalogue/index.js';
 import type { ResourceInfo, ResourceStrategy, TablePrinter } from '../registry/strategy.js';
+import { namespaceStrategy as realNamespaceStrategy } from '../registry/resources/namespaces.js';
+import { podStrategy as realPodStrategy, type PodObject } from '../registry/resources/pods.js';
 
 const table: TablePrinter = {
   columns: [{ name: 'Name', type: 'string', format: 'name', description: '', priority: 0 }],
@@ -158,6 +160,9 @@ export const namespaceStrategy: ResourceStrategy = plainStrategy(
       obj.status = old.status;
     },
     fieldSelectors: { 'status.phase': (obj) => (obj.status as { phase?: string } | undefined)?.phase ?? '' },
+    // The real kind's lifecycle: Terminating first, /finalize, admission, the default namespaces.
+    returnDeletedObject: true,
+    storage: (ctx) => realNamespaceStrategy.storage?.(ctx) ?? {},
   },
 );
 
@@ -185,6 +190,10 @@ export const podStrategy: ResourceStrategy = plainStrategy(
       obj.status = old.status;
     },
     fieldSelectors: { 'spec.nodeName': (obj) => specOf(obj).nodeName ?? '' },
+    // The real kind's graceful deletion, binding and admission.
+    checkGracefulDelete: (pod, requested) => realPodStrategy.checkGracefulDelete?.(pod as PodObject, requested) ?? 0,
+    returnDeletedObject: true,
+    storage: (ctx) => realPodStrategy.storage?.(ctx) ?? {},
   },
 );
 

@@ -31,6 +31,8 @@ interface Waiter {
 /** The set of watch caches of one API server and the storage watch that feeds them. */
 export class CacheFeed {
   private readonly caches = new Map<string, WatchCache>();
+  /** Changes delivered for prefixes whose cache {@link addLiveCache} is listing, to replay after the listing. */
+  private readonly pending = new Map<string, StorageEvent[]>();
   private handle: WatchHandle | undefined;
   private observed = 0;
   private waiters: Waiter[] = [];
@@ -45,11 +47,47 @@ export class CacheFeed {
     private readonly sizing: EventWindowSizing = {},
   ) {}
 
-  /** Creates the cache of a resource prefix (before {@link start}). */
+  /**
+   * The cache of a resource prefix, created before {@link start} (resources stored under one prefix
+   * in several versions share it).
+   */
   addCache(prefix: string, rootType?: string): WatchCache {
+    const existing = this.caches.get(prefix);
+    if (existing) return existing;
     const cache = new WatchCache(prefix, () => this.observed, this.clock, this.sizing, rootType);
     this.caches.set(prefix, cache);
     return cache;
+  }
+
+  /**
+   * The cache of a resource prefix added while the feed runs (a resource registered at run time):
+   * the prefix is listed, and the changes the feed delivers meanwhile are kept and replayed on top of
+   * the listing (those at or below its revision are already in it), so none is missed or applied twice.
+   * @throws what the backend's list throws
+   */
+  async addLiveCache(prefix: string, rootType?: string): Promise<WatchCache> {
+    const existing = this.caches.get(prefix);
+    if (existing) return existing;
+    const cache = new WatchCache(prefix, () => this.observed, this.clock, this.sizing, rootType);
+    const pending: StorageEvent[] = [];
+    this.pending.set(prefix, pending);
+    try {
+      const res = await this.backend.list(prefix);
+      cache.prime(res.kvs, res.revision);
+      for (const ev of pending) cache.apply(ev);
+    } finally {
+      this.pending.delete(prefix);
+    }
+    const raced = this.caches.get(prefix);
+    if (raced) return raced;
+    this.caches.set(prefix, cache);
+    return cache;
+  }
+
+  /** Drops the cache of a prefix no longer served, ending its watchers. */
+  removeCache(prefix: string): void {
+    this.caches.get(prefix)?.closeWatchers();
+    this.caches.delete(prefix);
   }
 
   /** Lists every resource into its cache, then starts the storage watch after the oldest listing. */
@@ -97,7 +135,10 @@ export class CacheFeed {
   private onEvents(events: StorageEvent[]): void {
     for (const ev of events) {
       const prefix = resourcePrefixOf(ev.kv.key);
-      if (prefix !== undefined) this.caches.get(prefix)?.apply(ev);
+      if (prefix !== undefined) {
+        this.caches.get(prefix)?.apply(ev);
+        if (this.pending.size > 0) this.pending.get(prefix)?.push(ev);
+      }
       this.observed = ev.kv.modRevision;
     }
     if (this.waiters.length === 0) return;

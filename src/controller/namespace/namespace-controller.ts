@@ -28,8 +28,11 @@ export interface NamespaceControllerOptions {
   client: Clientset;
   informers: SharedInformerFactory;
   clock: Clock;
-  /** The served resources (upstream: discovery's preferred namespaced resources). */
-  resources: readonly NamespacedResource[];
+  /**
+   * The served resources, asked again at every namespace sync so that resources registered at run
+   * time are emptied too (upstream's `discoverResourcesFn`: discovery's preferred resources).
+   */
+  discoverResources: () => Promise<readonly NamespacedResource[]>;
   logger?: Logger;
   /** Resync period, ms (default 5 min): every namespace is looked at again. */
   resyncPeriodMs?: number;
@@ -54,11 +57,10 @@ export class NamespaceController {
       name: 'namespace',
       rateLimiter: maxOfRateLimiter(itemExponentialFailureRateLimiter(5, 60_000), bucketRateLimiter(10, 100, opts.clock)),
     });
-    const resources = opts.resources;
     this.deleter = new NamespacedResourcesDeleter({
       client: opts.client,
       clock: opts.clock,
-      discoverResources: () => Promise.resolve(resources),
+      discoverResources: opts.discoverResources,
       ...(opts.logger ? { logger: opts.logger } : {}),
     });
     opts.informers.core.namespaces().addEventHandler({

@@ -2,7 +2,7 @@
  * The pure parts of deletion: preconditions, graceful deletion and the garbage-collection finalizers.
  * Followed: k8s.io/apiserver/pkg/registry/rest/delete.go `BeforeDelete`, generic/registry/store.go
  * `shouldOrphanDependents`, `shouldDeleteDependents`, `deletionFinalizersForGarbageCollection`,
- * `markAsDeleting`, and pkg/registry/core/pod/strategy.go `CheckGracefulDelete`.
+ * `markAsDeleting`; the grace period itself is the kind's (`ResourceStrategy.checkGracefulDelete`).
  */
 import type { KubeObject } from '../../../api/index.js';
 import { newConflict } from '../../../machinery/errors/index.js';
@@ -22,11 +22,6 @@ export interface BeforeDeleteResult {
   graceful: boolean;
   /** A graceful deletion is already under way and this request does not shorten it. */
   pendingGraceful: boolean;
-}
-
-/** True for kinds deleted gracefully (pods: a kubelet must stop the containers first). */
-export function supportsGracefulDeletion(strategy: ResourceStrategy): boolean {
-  return strategy.info.group === '' && strategy.info.resource === 'pods';
 }
 
 /**
@@ -49,7 +44,8 @@ export function beforeDelete(strategy: ResourceStrategy, obj: KubeObject, opts: 
   // Negative grace periods count as 1 s on the delete path.
   if (opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds < 0) opts.gracePeriodSeconds = 1;
   if (meta.deletionGracePeriodSeconds != null && meta.deletionGracePeriodSeconds < 0) meta.deletionGracePeriodSeconds = 1;
-  if (!supportsGracefulDeletion(strategy)) return { graceful: false, pendingGraceful: false };
+  // Kinds without graceful deletion (all but pods: a kubelet must stop the containers first) go at once.
+  if (!strategy.checkGracefulDelete) return { graceful: false, pendingGraceful: false };
 
   if (meta.deletionTimestamp) {
     const current = meta.deletionGracePeriodSeconds;
@@ -67,22 +63,11 @@ export function beforeDelete(strategy: ResourceStrategy, obj: KubeObject, opts: 
     return { graceful: true, pendingGraceful: false };
   }
 
-  opts.gracePeriodSeconds = podGracePeriod(obj, opts);
+  opts.gracePeriodSeconds = strategy.checkGracefulDelete(obj, opts.gracePeriodSeconds);
   meta.deletionTimestamp = formatTime(now + opts.gracePeriodSeconds * 1000);
   meta.deletionGracePeriodSeconds = opts.gracePeriodSeconds;
   if ((meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
   return { graceful: true, pendingGraceful: false };
-}
-
-/**
- * Pod `CheckGracefulDelete`: the requested grace, else spec.terminationGracePeriodSeconds (30 when
- * unset, the defaulted value); 0 for pods not bound to a node or already Succeeded/Failed.
- */
-function podGracePeriod(pod: KubeObject, opts: DeleteOptions): number {
-  const spec = (pod.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
-  const phase = (pod.status as { phase?: string } | undefined)?.phase;
-  if (!spec.nodeName || phase === 'Failed' || phase === 'Succeeded') return 0;
-  return opts.gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
 }
 
 function shouldOrphanDependents(strategy: ResourceStrategy, finalizers: readonly string[], opts: DeleteOptions): boolean {

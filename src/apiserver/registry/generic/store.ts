@@ -40,6 +40,7 @@ import { CacheWatcher } from '../../watchcache/cache-watcher.js';
 import type { CacheFeed } from '../../watchcache/cache-feed.js';
 import { decodeObject, type WatchCache } from '../../watchcache/watch-cache.js';
 import type { ResourceStrategy } from '../strategy.js';
+import type { StorageExtension, UpdateStrategy } from '../extension.js';
 import { decodeContinue, encodeContinue } from './continue.js';
 import { apiVersionOf, decodeBody, decodeTyped, pruneUnknown, unknownFieldMessage } from './decode.js';
 import { maxDepthError } from '../../../machinery/serializer/index.js';
@@ -60,8 +61,11 @@ import { rootTypeName } from '../../../api/schema/index.js';
 
 type Query = Record<string, string>;
 
-/** Which update strategy an update runs: the main resource, `/status`, or namespaces' `/finalize`. */
-export type UpdateMode = 'main' | 'status' | 'finalize';
+/**
+ * Which update strategy an update runs: the main resource's, `/status`'s, or a subresource's own
+ * (the namespace `/finalize`, see {@link UpdateStrategy}).
+ */
+export type UpdateMode = 'main' | 'status' | UpdateStrategy;
 
 /** Result of a write: the response object and whether it was created. */
 export interface WriteResult {
@@ -88,21 +92,8 @@ export interface StoreOptions {
    * `namespace` does not exist or is terminating. `name` is the object's name for the error.
    */
   admitCreate?: (namespace: string, name: string, gr: GroupResource) => Promise<void>;
-  /**
-   * Mutating admission of a new object, after defaulting and before validation (the Priority and
-   * DefaultTolerationSeconds plugins for pods); may throw a StatusError.
-   */
-  mutateCreate?: (obj: KubeObject) => void;
   /** Admission before a delete (NamespaceLifecycle's immortal namespaces). */
   admitDelete?: (name: string, gr: GroupResource) => void;
-  /**
-   * Runs before a create's PrepareForCreate and validation (upstream's `Store.BeginCreate`): may change
-   * the object (services get cluster IPs and node ports) or throw; returns a function told whether the
-   * write succeeded, so that what it reserved is released on failure.
-   */
-  beginCreate?: (obj: KubeObject, dryRun: boolean) => (success: boolean) => void;
-  /** The same before an update's PrepareForUpdate (`Store.BeginUpdate`); `old` is the stored object. */
-  beginUpdate?: (obj: KubeObject, old: KubeObject, dryRun: boolean) => (success: boolean) => void;
 }
 
 /** The storage prefix of a resource: `/registry/<group or core>/<resource>/`. */
@@ -115,11 +106,6 @@ const DELETE_COLLECTION_WORKERS = 64;
 
 /** upstream `maxNameGenerationCreateAttempts`: 8 attempts keep collisions under 0.1% at 1M names. */
 const MAX_NAME_GENERATION_ATTEMPTS = 8;
-
-/** Kinds whose DELETE returns the object instead of a Status (`ReturnDeletedObject`). */
-function returnsDeletedObject(strategy: ResourceStrategy): boolean {
-  return strategy.info.group === '' && (strategy.info.resource === 'pods' || strategy.info.resource === 'namespaces');
-}
 
 /** `path.IsValidPathSegmentName`, which upstream's key functions enforce (400 otherwise). */
 function checkPathSegment(name: string): void {
@@ -183,6 +169,8 @@ export class Store {
   readonly strategy: ResourceStrategy;
   readonly gr: GroupResource;
   readonly prefix: string;
+  /** What the kind's own storage adds (see {@link StorageExtension}); empty for most kinds. */
+  readonly extension: StorageExtension;
   private readonly apiVersion: string;
 
   constructor(private readonly opts: StoreOptions) {
@@ -191,6 +179,7 @@ export class Store {
     this.gr = { group: info.group, resource: info.resource };
     this.prefix = resourcePrefix(info);
     this.apiVersion = apiVersionOf(info);
+    this.extension = opts.strategy.storage?.({ store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand }) ?? {};
   }
 
   /** Storage key of an object. @throws StatusError 400 for names that cannot be a path segment */
@@ -415,7 +404,7 @@ export class Store {
     if (this.strategy.info.namespaced && this.opts.admitCreate) {
       await this.opts.admitCreate(namespace ?? '', meta.name ?? meta.generateName ?? '', this.gr);
     }
-    this.opts.mutateCreate?.(obj);
+    this.extension.mutateCreate?.(obj);
     const generate = !meta.name && !!meta.generateName;
     const attempts = generate ? MAX_NAME_GENERATION_ATTEMPTS : 1;
     for (let i = 1; ; i++) {
@@ -432,9 +421,10 @@ export class Store {
     this.fillSystemFields(obj);
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = (meta.generateName as string) + randomString(this.opts.rand, 5);
-    if (!this.opts.beginCreate) return this.createChecked(namespace, obj, dryRun, generated);
+    const { beginCreate } = this.extension;
+    if (!beginCreate) return this.createChecked(namespace, obj, dryRun, generated);
     await this.cacheCaughtUp();
-    const finish = this.opts.beginCreate(obj, dryRun);
+    const finish = beginCreate(obj, dryRun);
     try {
       const created = await this.createChecked(namespace, obj, dryRun, generated);
       finish(true);
@@ -622,10 +612,11 @@ export class Store {
     let created = false;
     // The begin hook of the latest attempt (guaranteedUpdate may retry); earlier ones are released.
     let finish: ((success: boolean) => void) | undefined;
-    if (this.opts.beginUpdate || this.opts.beginCreate) await this.cacheCaughtUp();
+    const { beginCreate, beginUpdate } = this.extension;
+    if (beginUpdate || beginCreate) await this.cacheCaughtUp();
     const begin = (obj: KubeObject, existing: KubeObject | undefined): void => {
       finish?.(false);
-      finish = mode !== 'main' ? undefined : existing ? this.opts.beginUpdate?.(obj, existing, dryRun) : this.opts.beginCreate?.(obj, dryRun);
+      finish = mode !== 'main' ? undefined : existing ? beginUpdate?.(obj, existing, dryRun) : beginCreate?.(obj, dryRun);
     };
     let result: KubeObject;
     try {
@@ -685,7 +676,7 @@ export class Store {
     else if (mode === 'status') {
       if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old);
       else keepAllButStatus(obj, old);
-    } else obj.status = old.status;
+    } else mode.prepareForUpdate(obj, old);
     if (!meta.uid) meta.uid = oldMeta.uid ?? '';
     if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
     if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
@@ -698,20 +689,20 @@ export class Store {
     ];
     if (mode === 'main') errs.push(...this.strategy.validateUpdate(obj, old));
     else if (mode === 'status') errs.push(...(this.strategy.validateStatusUpdate?.(obj, old) ?? []));
+    else errs.push(...mode.validateUpdate(obj, old));
     if (errs.length > 0) throw newInvalid({ group: this.strategy.info.group, kind: this.strategy.info.kind }, meta.name ?? '', errs);
   }
 
   /**
    * `ShouldDeleteDuringUpdate`: no finalizers left, a delete was requested, and no grace period runs
-   * (namespaces also need an empty spec.finalizers, `ShouldDeleteNamespaceDuringUpdate`).
+   * and whatever the kind adds ({@link StorageExtension.shouldDeleteDuringUpdate}).
    */
   private shouldDeleteDuringUpdate(obj: KubeObject, existing: KubeObject): boolean {
     if ((obj.metadata?.finalizers ?? []).length > 0) return false;
     const old = existing.metadata ?? {};
     if (!old.deletionTimestamp) return false;
     if ((old.deletionGracePeriodSeconds ?? 0) !== 0) return false;
-    if (isNamespaces(this.strategy)) return ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length === 0;
-    return true;
+    return this.extension.shouldDeleteDuringUpdate?.(obj) ?? true;
   }
 
   /**
@@ -795,6 +786,15 @@ export class Store {
     return this.loadState(key, true);
   }
 
+  /**
+   * The object as storage holds it now, bypassing the cache (for kind storage that must decide on
+   * the latest state, as a namespace DELETE does), or undefined when there is none.
+   * @throws StatusError 400 for a name that cannot be a key, 500 for a value that cannot be read
+   */
+  async storedObject(namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+    return (await this.loadState(this.keyFor(namespace, name), true)).obj;
+  }
+
   private async loadState(key: string, fresh: boolean): Promise<State> {
     if (!fresh) {
       const obj = this.opts.cache.get(key);
@@ -822,16 +822,14 @@ export class Store {
    * DELETE (store.go `Delete`): preconditions; pods are deleted gracefully; objects with finalizers,
    * or whose propagation policy adds `orphan`/`foregroundDeletion`, only get a deletionTimestamp and
    * are returned (200); otherwise the object is removed and the answer is a Success Status (pods and
-   * namespaces: the object). Namespaces follow their own lifecycle ({@link deleteNamespace}).
+   * kinds with `returnDeletedObject`: the object). A kind's {@link StorageExtension.delete} runs first.
    */
   async delete(namespace: string | undefined, name: string, body: unknown, query: Query): Promise<DeleteResult> {
     const opts = parseDeleteOptions(body, query);
     const key = this.keyFor(namespace, name);
     this.opts.admitDelete?.(name, this.gr);
-    if (isNamespaces(this.strategy)) {
-      const res = await this.deleteNamespace(key, name, opts);
-      if (res) return res;
-    }
+    const own = await this.extension.delete?.(namespace, name, opts);
+    if (own) return own;
     const current = await this.loadState(key, true);
     if (!current.obj) throw newNotFound(this.gr, name);
     const now = this.opts.clock.now();
@@ -919,7 +917,7 @@ export class Store {
   /** `finalizeDelete`: the object for kinds that return it, else a Success Status naming it. */
   private finalizeDelete(obj: KubeObject, opts: DeleteOptions, deleted: boolean): DeleteResult {
     const code = !deleted && opts.orphanDependents === false ? 202 : 200;
-    if (returnsDeletedObject(this.strategy)) return { code, body: obj };
+    if (this.strategy.returnDeletedObject === true) return { code, body: obj };
     const meta = obj.metadata ?? {};
     const status = {
       kind: 'Status',
@@ -929,47 +927,6 @@ export class Store {
       details: { name: meta.name ?? '', group: this.gr.group, kind: this.gr.resource, uid: meta.uid ?? '' },
     };
     return { code, body: deepFreeze(status) };
-  }
-
-  /**
-   * Namespace DELETE (pkg/registry/core/namespace/storage/storage.go `Delete`): the first request
-   * sets deletionTimestamp and status.phase Terminating (and orphan/foregroundDeletion as the policy
-   * asks) and returns the namespace; while spec.finalizers is not empty later requests return it
-   * unchanged; then the generic delete runs (undefined is returned for that case).
-   */
-  private async deleteNamespace(key: string, name: string, opts: DeleteOptions): Promise<DeleteResult | undefined> {
-    const current = await this.loadState(key, true);
-    if (!current.obj) throw newNotFound(this.gr, name);
-    const meta = current.obj.metadata ?? {};
-    const uid = opts.preconditions.uid ?? meta.uid ?? '';
-    if (uid !== meta.uid) {
-      throw newConflict(this.gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${meta.uid ?? ''}`);
-    }
-    const rv = opts.preconditions.resourceVersion;
-    if (rv !== undefined && rv !== meta.resourceVersion) {
-      throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
-    }
-    if (!meta.deletionTimestamp) {
-      const now = this.opts.clock.now();
-      const out = await this.guaranteedUpdate(key, name, { dryRun: opts.dryRun, ignoreNotFound: false, preconditions: { uid, ...(rv === undefined ? {} : { resourceVersion: rv }) } }, (existing) => {
-        const ns = clone(existing as KubeObject);
-        const m = metaOf(ns);
-        if (!m.deletionTimestamp) m.deletionTimestamp = formatTime(now);
-        const status = (ns.status ??= {}) as { phase?: string };
-        status.phase = 'Terminating';
-        const has = new Set(m.finalizers ?? []);
-        const orphan = opts.orphanDependents ?? (opts.propagationPolicy !== undefined ? opts.propagationPolicy === 'Orphan' : has.has('orphan'));
-        const foreground = opts.orphanDependents !== undefined ? !opts.orphanDependents : opts.propagationPolicy !== undefined ? opts.propagationPolicy === 'Foreground' : has.has('foregroundDeletion');
-        const next = (m.finalizers ?? []).filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
-        if (orphan) next.push('orphan');
-        if (foreground) next.push('foregroundDeletion');
-        if (next.length > 0 || m.finalizers) m.finalizers = next;
-        return { action: 'write', obj: ns };
-      });
-      return { code: 200, body: out };
-    }
-    if (((current.obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0) return { code: 200, body: current.obj };
-    return undefined;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1009,11 +966,6 @@ function tryDecode(kv: KeyValue): KubeObject | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** True for core/v1 namespaces. */
-export function isNamespaces(strategy: ResourceStrategy): boolean {
-  return strategy.info.group === '' && strategy.info.resource === 'namespaces';
 }
 
 /** The default status update: everything but status comes from `old`. */

@@ -1,15 +1,14 @@
 /**
- * Subresources that are not the object itself: `scale` (autoscaling/v1 Scale, as
- * pkg/registry/apps/deployment/storage/storage.go `ScaleREST` maps it) and `pods/binding`
- * (pkg/registry/core/pod/storage/storage.go `BindingREST`). `status` and `finalize` are updates of the
- * object with another strategy and live in the store ({@link UpdateMode}).
+ * The `scale` subresource (autoscaling/v1 Scale, as pkg/registry/apps/deployment/storage/storage.go
+ * `ScaleREST` maps it) of every kind whose strategy has a {@link ScaleStrategy}. `status` is an
+ * update of the object with another strategy and lives in the store ({@link UpdateMode}); a kind's
+ * other subresources are its own ({@link StorageExtension.subresources}).
  */
 import type { KubeObject } from '../../../api/index.js';
 import type { PatchType } from '../../../api/request.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
-import { field, newBadRequest, newConflict, newInvalid, newNotFound, newMethodNotSupported, fieldErrorString, type FieldError } from '../../../machinery/errors/index.js';
+import { field, newInvalid, newNotFound, newMethodNotSupported, type FieldError } from '../../../machinery/errors/index.js';
 import { rootTypeName } from '../../../api/schema/index.js';
-import { formatTime, type Clock } from '../../../util/clock/index.js';
 import { decodeBody } from './decode.js';
 import { clone, metaOf } from './objects.js';
 import { parseDryRun, parseFieldValidation } from './options.js';
@@ -99,83 +98,3 @@ export async function patchScale(
   });
   return deepFreeze(scaleOf(store, res.obj));
 }
-
-/**
- * POST pods/<name>/binding with a Binding `{metadata: {name}, target: {kind: 'Node', name}}`: sets
- * spec.nodeName, merges the Binding's annotations and sets condition PodScheduled=True. A pod already
- * bound, being deleted or still gated → 409 on `pods/binding`, e.g.
- * `Operation cannot be fulfilled on pods/binding "p": pod p is already assigned to node "n1"`.
- * Returns the `metav1.Status` Success (code 201) upstream's create handler answers with.
- */
-export async function bindPod(store: Store, clock: Clock, namespace: string | undefined, name: string, body: unknown, query: Query): Promise<unknown> {
-  const dryRun = parseDryRun(query, 'CreateOptions');
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the object provided is unrecognized (must be of type Binding)');
-  const binding = body as { metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string; annotations?: Record<string, string> }; target?: { kind?: string; name?: string } };
-  const meta = binding.metadata ?? {};
-  if (meta.name !== name) throw newBadRequest('name in URL does not match name in Binding object');
-  if (meta.namespace && meta.namespace !== namespace) {
-    throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-  // ValidatePodBinding errors are a plain aggregate error, which upstream leaks as a 500; 400 here (ADR 5).
-  const errs: FieldError[] = [];
-  const kind = binding.target?.kind ?? '';
-  if (kind !== '' && kind !== 'Node') errs.push(field.notSupported('target.kind', kind, ['Node', '<empty>']));
-  if (!binding.target?.name) errs.push(field.required('target.name'));
-  if (errs.length > 0) throw newBadRequest(errs.length === 1 ? fieldErrorString(errs[0] as FieldError) : `[${errs.map(fieldErrorString).join(', ')}]`);
-  const node = binding.target?.name as string;
-  const bindingGR = { group: '', resource: 'pods/binding' };
-  const preconditions = { ...(meta.uid ? { uid: meta.uid } : {}), ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}) };
-  await store.guaranteedUpdate(store.keyFor(namespace, name), name, { dryRun, ignoreNotFound: false, preconditions }, (existing) => {
-    const pod = clone(existing as KubeObject);
-    const spec = (pod.spec ??= {}) as { nodeName?: string; schedulingGates?: unknown[] };
-    if (pod.metadata?.deletionTimestamp) throw newConflict(bindingGR, name, `pod ${name} is being deleted, cannot be assigned to a host`);
-    if (spec.nodeName) throw newConflict(bindingGR, name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
-    if ((spec.schedulingGates ?? []).length > 0) throw newConflict(bindingGR, name, `pod ${name} has non-empty .spec.schedulingGates`);
-    spec.nodeName = node;
-    if (meta.annotations) {
-      const m = metaOf(pod);
-      m.annotations = { ...m.annotations, ...meta.annotations };
-    }
-    setPodScheduled(pod, formatTime(clock.now()));
-    return { action: 'write', obj: pod };
-  });
-  return deepFreeze({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
-}
-
-/**
- * POST pods/<name>/eviction with a policy/v1 Eviction `{metadata: {name}, deleteOptions?}` (what
- * `kubectl drain` sends; pkg/registry/core/pod/storage/eviction.go). No PodDisruptionBudgets are
- * served, so every eviction is allowed: a pod that is not finished gets the condition
- * DisruptionTarget (reason `EvictionByEvictionAPI`, message `Eviction API: evicting`), then it is
- * deleted with the Eviction's deleteOptions (graceful, as any delete). Answers the Status Success
- * (code 201) upstream's create handler returns. A missing pod → 404; a name that differs from the
- * URL's → 400.
- */
-export async function evictPod(store: Store, clock: Clock, namespace: string | undefined, name: string, body: unknown, query: Query): Promise<unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the object provided is unrecognized (must be of type Eviction)');
-  const eviction = body as { metadata?: { name?: string; namespace?: string }; deleteOptions?: unknown };
-  if (eviction.metadata?.name !== name) throw newBadRequest('name in URL does not match name in Eviction object');
-  const dryRun = parseDryRun(query, 'CreateOptions');
-  await store.guaranteedUpdate(store.keyFor(namespace, name), name, { dryRun, ignoreNotFound: false }, (existing) => {
-    const pod = clone(existing as KubeObject);
-    const status = (pod.status ??= {}) as { phase?: string; conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
-    if (status.phase === 'Succeeded' || status.phase === 'Failed') return { action: 'write', obj: existing as KubeObject };
-    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: formatTime(clock.now()) };
-    status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'), condition];
-    return { action: 'write', obj: pod };
-  });
-  await store.delete(namespace, name, eviction.deleteOptions ?? {}, query);
-  return deepFreeze({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
-}
-
-/** `podutil.UpdatePodCondition` for PodScheduled=True: replaces the condition, keeping its transition time if it was already True. */
-function setPodScheduled(pod: KubeObject, now: string): void {
-  const status = (pod.status ??= {}) as { conditions?: { type: string; status: string; lastProbeTime?: string | null; lastTransitionTime?: string }[] };
-  const conditions = (status.conditions ??= []);
-  const i = conditions.findIndex((c) => c.type === 'PodScheduled');
-  const old = i >= 0 ? conditions[i] : undefined;
-  const next = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: old?.status === 'True' && old.lastTransitionTime ? old.lastTransitionTime : now };
-  if (i >= 0) conditions[i] = next;
-  else conditions.push(next);
-}
-

@@ -14,6 +14,7 @@ import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../../machinery/validation/index.js';
 import { resetField, type ApiObject } from './helpers.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
+import { namespaceStorage } from './namespace-storage.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type NamespaceObject = ApiObject<Namespace>;
@@ -60,8 +61,7 @@ export function validateNamespaceStatusUpdate(ns: Namespace): FieldError[] {
 }
 
 /**
- * The `finalize` subresource (PUT /api/v1/namespaces/{name}/finalize) is served by the store with these
- * two functions: status comes from the stored object (namespaceFinalizeStrategy.PrepareForUpdate) and
+ * The `finalize` subresource (PUT /api/v1/namespaces/{name}/finalize) updates with these two functions: status comes from the stored object (namespaceFinalizeStrategy.PrepareForUpdate) and
  * each spec finalizer must be valid (ValidateNamespaceFinalizeUpdate, indexed paths).
  */
 export function prepareForFinalizeUpdate(ns: Namespace, old: Namespace): void {
@@ -114,6 +114,12 @@ export const namespaceStrategy: ResourceStrategy<NamespaceObject> = {
     // Upstream calls this a bug kept for backward compatibility.
     name: (ns) => ns.metadata?.name ?? '',
   },
+  returnDeletedObject: true,
+  storage: (ctx) =>
+    namespaceStorage(ctx, {
+      prepareForUpdate: (ns, old) => prepareForFinalizeUpdate(ns as NamespaceObject, old as NamespaceObject),
+      validateUpdate: (ns) => validateFinalizeUpdate(ns as NamespaceObject),
+    }),
   table: {
     columns: [NAME_COLUMN, column('Status', 'string', 'The status of the namespace'), AGE_COLUMN],
     row: (ns, now) => ({

@@ -26,9 +26,10 @@ import {
   validatePodSpec,
   validateTolerations,
 } from './pod-template.js';
+import { podStorage } from './pod-storage.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
-type PodObject = ApiObject<Pod>;
+export type PodObject = ApiObject<Pod>;
 /** `observedGeneration` of pod status and conditions (1.33, newer than the kubernetes-types release). */
 type WithObservedGeneration<T> = T & { observedGeneration?: number };
 
@@ -459,6 +460,17 @@ export const podStrategy: ResourceStrategy<PodObject> = {
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
   defaultGarbageCollectionPolicy: 'Background',
+  /**
+   * `CheckGracefulDelete`: the requested grace, else spec.terminationGracePeriodSeconds (30 when
+   * unset, the defaulted value); 0 for pods not bound to a node or already Succeeded/Failed.
+   */
+  checkGracefulDelete(pod, requested) {
+    const phase = pod.status?.phase;
+    if (!pod.spec?.nodeName || phase === 'Failed' || phase === 'Succeeded') return 0;
+    return requested ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+  },
+  returnDeletedObject: true,
+  storage: podStorage,
   fieldSelectors: {
     'spec.nodeName': (p) => p.spec?.nodeName ?? '',
     'spec.restartPolicy': (p) => p.spec?.restartPolicy ?? '',

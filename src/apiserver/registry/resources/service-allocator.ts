@@ -14,8 +14,9 @@
  * lower band is the first 256 addresses (10.96.0.1–10.96.1.0); for ports 30000–32767 it is the first 86.
  */
 import type { KubeObject, Service, ServicePort } from '../../../api/index.js';
-import { field, newInvalid, type FieldError } from '../../../machinery/errors/index.js';
+import { field, isAlreadyExists, newInvalid, type FieldError } from '../../../machinery/errors/index.js';
 import type { Rand } from '../../../util/random/index.js';
+import type { StorageContext, StorageExtension } from '../extension.js';
 
 /** kube-apiserver's `--service-cluster-ip-range` default here. */
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
@@ -299,14 +300,26 @@ export function patchAllocatedValues(svc: Service, old: Service): void {
   }
 }
 
-/** The services store's begin hooks (StoreOptions.beginCreate/beginUpdate) backed by `allocator`. */
-export function serviceStoreHooks(allocator: ServiceAllocator): {
-  beginCreate: (obj: KubeObject, dryRun: boolean) => Finish;
-  beginUpdate: (obj: KubeObject, old: KubeObject, dryRun: boolean) => Finish;
-} {
+/**
+ * The storage extension of services: the allocator over the services watch cache runs before every
+ * create and update, and the `kubernetes` service exists from start-up.
+ */
+export function serviceStorage({ store, cache, backend, rand }: StorageContext): StorageExtension {
+  const allocator = new ServiceAllocator(
+    { entries: () => cache.entries(store.prefix), revision: () => cache.revision, currentRevision: () => backend.currentRevision() },
+    rand,
+  );
   return {
     beginCreate: (obj, dryRun) => allocator.beginCreate(obj as Service, dryRun),
     beginUpdate: (obj, old, dryRun) => allocator.beginUpdate(obj as Service, old as Service, dryRun),
+    bootstrap: async () => {
+      if (store.cached('default', 'kubernetes')) return;
+      try {
+        await store.create('default', kubernetesService(allocator.firstIP()), {}, []);
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+      }
+    },
   };
 }
 

@@ -15,7 +15,7 @@ import { selectorFromSet } from '../../../machinery/labels/index.js';
 import { isDNS1123Label, isDNS1123Subdomain, validateLabels } from '../../../machinery/validation/index.js';
 import { resetField, type ApiObject } from './helpers.js';
 import { isValidPortName, isValidPortNum } from './pod-template.js';
-import { parseIPv4 } from './service-allocator.js';
+import { parseIPv4, serviceStorage } from './service-allocator.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
@@ -200,6 +200,7 @@ export const serviceStrategy: ResourceStrategy<ServiceObject> = {
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
   defaultGarbageCollectionPolicy: 'Background',
+  storage: serviceStorage,
   fieldSelectors: {
     'spec.clusterIP': (svc) => svc.spec?.clusterIP ?? '',
     'spec.type': (svc) => svc.spec?.type ?? '',

@@ -1,0 +1,94 @@
+/**
+ * What a kind's own REST storage adds around the generic store. Upstream builds most kinds from
+ * `genericregistry.Store` plus a strategy, and a few wrap it in their own `storage.go`
+ * (pkg/registry/core/namespace/storage/storage.go: lifecycle DELETE and `/finalize`;
+ * pkg/registry/core/pod/storage/{storage,eviction}.go: `/binding`, `/eviction`;
+ * pkg/registry/core/service/storage/storage.go: the IP and port allocators). Here a strategy's
+ * `storage(ctx)` returns a {@link StorageExtension}, so the generic store and the server name no
+ * resource: they call these hooks where upstream's wrappers sit.
+ */
+import type { KubeObject } from '../../api/index.js';
+import type { PatchType } from '../../api/request.js';
+import type { FieldError, GroupResource } from '../../machinery/errors/index.js';
+import type { Backend } from '../../storage/interface.js';
+import type { Clock } from '../../util/clock/index.js';
+import type { Rand } from '../../util/random/index.js';
+import type { WatchCache } from '../watchcache/watch-cache.js';
+import type { DeleteResult, Store } from './generic/store.js';
+import type { DeleteOptions } from './generic/options.js';
+
+/** What a kind's storage extension is built from: the store serving the kind and the server's parts. */
+export interface StorageContext {
+  /** The generic store of the kind (its methods may be called once the server runs, not during `storage()`). */
+  store: Store;
+  /** The kind's watch cache: what storage holds, for allocators that must see every object. */
+  cache: WatchCache;
+  backend: Backend;
+  clock: Clock;
+  rand: Rand;
+}
+
+/** One subresource request, as the server routed it (name and verb already checked against discovery). */
+export interface SubresourceRequest {
+  namespace: string | undefined;
+  name: string;
+  body: unknown;
+  patchType?: PatchType | undefined;
+  query: Record<string, string>;
+  /** Warning texts to add to the response. */
+  warnings: string[];
+}
+
+/** The answer of a subresource request: HTTP code (200, 201) and body. @throws StatusError */
+export type SubresourceHandler = (req: SubresourceRequest) => Promise<{ code: number; body: unknown }>;
+
+/**
+ * An update strategy other than the main resource's and `/status`'s, for a subresource that
+ * updates the object (the namespace `/finalize`: RESTUpdateStrategy's PrepareForUpdate and
+ * ValidateUpdate). Both get private copies; `old` is the stored object.
+ */
+export interface UpdateStrategy {
+  prepareForUpdate(obj: KubeObject, old: KubeObject): void;
+  validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
+}
+
+/** Admission a kind imposes on every store's requests (the NamespaceLifecycle plugin over namespaces). */
+export interface AdmissionPlugin {
+  /** Before a create of a namespaced object: throws when `namespace` may not get new objects. */
+  admitCreate(namespace: string, name: string, gr: GroupResource): Promise<void>;
+  /** Before a delete of any object: throws to refuse it. */
+  admitDelete(name: string, gr: GroupResource): void;
+}
+
+/** A kind's additions to the generic store; every member is optional. */
+export interface StorageExtension {
+  /**
+   * Mutating admission of a new object of this kind, after defaulting and before validation (the
+   * Priority and DefaultTolerationSeconds plugins for pods); may throw a StatusError.
+   */
+  mutateCreate?: (obj: KubeObject) => void;
+  /**
+   * Runs before a create's PrepareForCreate and validation (upstream's `Store.BeginCreate`): may change
+   * the object (services get cluster IPs and node ports) or throw; returns a function told whether the
+   * write succeeded, so that what it reserved is released on failure.
+   */
+  beginCreate?: (obj: KubeObject, dryRun: boolean) => (success: boolean) => void;
+  /** The same before an update's PrepareForUpdate (`Store.BeginUpdate`); `old` is the stored object. */
+  beginUpdate?: (obj: KubeObject, old: KubeObject, dryRun: boolean) => (success: boolean) => void;
+  /** Admission this kind imposes on the requests of every store. */
+  admission?: AdmissionPlugin;
+  /**
+   * Runs in front of the generic DELETE (after admission): the answer, or undefined to go on with
+   * the generic delete (a namespace is first only marked Terminating).
+   */
+  delete?(namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult | undefined>;
+  /**
+   * A further condition of `ShouldDeleteDuringUpdate` (an update that empties the finalizers of an
+   * object being deleted removes it): a namespace also needs an empty spec.finalizers.
+   */
+  shouldDeleteDuringUpdate?(obj: KubeObject): boolean;
+  /** Handlers of the kind's subresources beyond `status` and `scale`, by subresource and verb. */
+  subresources?: Record<string, Partial<Record<'create' | 'update', SubresourceHandler>>>;
+  /** Creates, when missing, the objects of this kind every cluster has; runs once at start-up, in discovery order. */
+  bootstrap?(): Promise<void>;
+}

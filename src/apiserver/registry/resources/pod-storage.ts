@@ -1,0 +1,106 @@
+/**
+ * The pod's own REST storage around the generic store (pkg/registry/core/pod/storage/storage.go
+ * `BindingREST`, eviction.go `EvictionREST`) and the pod admission plugins that mutate new pods.
+ */
+import type { KubeObject } from '../../../api/index.js';
+import { deepFreeze } from '../../../machinery/meta/index.js';
+import { field, fieldErrorString, newBadRequest, newConflict, type FieldError } from '../../../machinery/errors/index.js';
+import { formatTime, type Clock } from '../../../util/clock/index.js';
+import { admitPodCreate } from '../../admission/pod-admission.js';
+import type { StorageContext, StorageExtension } from '../extension.js';
+import { clone, metaOf } from '../generic/objects.js';
+import { parseDryRun } from '../generic/options.js';
+import type { Store } from '../generic/store.js';
+
+type Query = Record<string, string>;
+
+/** The storage extension of pods: admission of new pods, `/binding` and `/eviction` (both answer 201). */
+export function podStorage({ store, clock }: StorageContext): StorageExtension {
+  return {
+    mutateCreate: admitPodCreate,
+    subresources: {
+      binding: { create: async (req) => ({ code: 201, body: await bindPod(store, clock, req.namespace, req.name, req.body, req.query) }) },
+      eviction: { create: async (req) => ({ code: 201, body: await evictPod(store, clock, req.namespace, req.name, req.body, req.query) }) },
+    },
+  };
+}
+
+/**
+ * POST pods/<name>/binding with a Binding `{metadata: {name}, target: {kind: 'Node', name}}`: sets
+ * spec.nodeName, merges the Binding's annotations and sets condition PodScheduled=True. A pod already
+ * bound, being deleted or still gated → 409 on `pods/binding`, e.g.
+ * `Operation cannot be fulfilled on pods/binding "p": pod p is already assigned to node "n1"`.
+ * Returns the `metav1.Status` Success (code 201) upstream's create handler answers with.
+ */
+async function bindPod(store: Store, clock: Clock, namespace: string | undefined, name: string, body: unknown, query: Query): Promise<unknown> {
+  const dryRun = parseDryRun(query, 'CreateOptions');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the object provided is unrecognized (must be of type Binding)');
+  const binding = body as { metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string; annotations?: Record<string, string> }; target?: { kind?: string; name?: string } };
+  const meta = binding.metadata ?? {};
+  if (meta.name !== name) throw newBadRequest('name in URL does not match name in Binding object');
+  if (meta.namespace && meta.namespace !== namespace) {
+    throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  // ValidatePodBinding errors are a plain aggregate error, which upstream leaks as a 500; 400 here (ADR 5).
+  const errs: FieldError[] = [];
+  const kind = binding.target?.kind ?? '';
+  if (kind !== '' && kind !== 'Node') errs.push(field.notSupported('target.kind', kind, ['Node', '<empty>']));
+  if (!binding.target?.name) errs.push(field.required('target.name'));
+  if (errs.length > 0) throw newBadRequest(errs.length === 1 ? fieldErrorString(errs[0] as FieldError) : `[${errs.map(fieldErrorString).join(', ')}]`);
+  const node = binding.target?.name as string;
+  const bindingGR = { group: '', resource: 'pods/binding' };
+  const preconditions = { ...(meta.uid ? { uid: meta.uid } : {}), ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}) };
+  await store.guaranteedUpdate(store.keyFor(namespace, name), name, { dryRun, ignoreNotFound: false, preconditions }, (existing) => {
+    const pod = clone(existing as KubeObject);
+    const spec = (pod.spec ??= {}) as { nodeName?: string; schedulingGates?: unknown[] };
+    if (pod.metadata?.deletionTimestamp) throw newConflict(bindingGR, name, `pod ${name} is being deleted, cannot be assigned to a host`);
+    if (spec.nodeName) throw newConflict(bindingGR, name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
+    if ((spec.schedulingGates ?? []).length > 0) throw newConflict(bindingGR, name, `pod ${name} has non-empty .spec.schedulingGates`);
+    spec.nodeName = node;
+    if (meta.annotations) {
+      const m = metaOf(pod);
+      m.annotations = { ...m.annotations, ...meta.annotations };
+    }
+    setPodScheduled(pod, formatTime(clock.now()));
+    return { action: 'write', obj: pod };
+  });
+  return deepFreeze({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+}
+
+/**
+ * POST pods/<name>/eviction with a policy/v1 Eviction `{metadata: {name}, deleteOptions?}` (what
+ * `kubectl drain` sends; pkg/registry/core/pod/storage/eviction.go). No PodDisruptionBudgets are
+ * served, so every eviction is allowed: a pod that is not finished gets the condition
+ * DisruptionTarget (reason `EvictionByEvictionAPI`, message `Eviction API: evicting`), then it is
+ * deleted with the Eviction's deleteOptions (graceful, as any delete). Answers the Status Success
+ * (code 201) upstream's create handler returns. A missing pod → 404; a name that differs from the
+ * URL's → 400.
+ */
+async function evictPod(store: Store, clock: Clock, namespace: string | undefined, name: string, body: unknown, query: Query): Promise<unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the object provided is unrecognized (must be of type Eviction)');
+  const eviction = body as { metadata?: { name?: string; namespace?: string }; deleteOptions?: unknown };
+  if (eviction.metadata?.name !== name) throw newBadRequest('name in URL does not match name in Eviction object');
+  const dryRun = parseDryRun(query, 'CreateOptions');
+  await store.guaranteedUpdate(store.keyFor(namespace, name), name, { dryRun, ignoreNotFound: false }, (existing) => {
+    const pod = clone(existing as KubeObject);
+    const status = (pod.status ??= {}) as { phase?: string; conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
+    if (status.phase === 'Succeeded' || status.phase === 'Failed') return { action: 'write', obj: existing as KubeObject };
+    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: formatTime(clock.now()) };
+    status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'), condition];
+    return { action: 'write', obj: pod };
+  });
+  await store.delete(namespace, name, eviction.deleteOptions ?? {}, query);
+  return deepFreeze({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+}
+
+/** `podutil.UpdatePodCondition` for PodScheduled=True: replaces the condition, keeping its transition time if it was already True. */
+function setPodScheduled(pod: KubeObject, now: string): void {
+  const status = (pod.status ??= {}) as { conditions?: { type: string; status: string; lastProbeTime?: string | null; lastTransitionTime?: string }[] };
+  const conditions = (status.conditions ??= []);
+  const i = conditions.findIndex((c) => c.type === 'PodScheduled');
+  const old = i >= 0 ? conditions[i] : undefined;
+  const next = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: old?.status === 'True' && old.lastTransitionTime ? old.lastTransitionTime : now };
+  if (i >= 0) conditions[i] = next;
+  else conditions.push(next);
+}
+
