@@ -4,7 +4,9 @@ import type { ContainerStatus, Pod as WirePod } from '../../../api/index.js';
 import type { ApiObject } from './helpers.js';
 import { fieldErrorString, type FieldError } from '../../../machinery/errors/index.js';
 import { parseTime } from '../../../util/clock/index.js';
-import { computePodQOS, podStrategy, printPod } from './pods.js';
+import { computePodQOS } from './pod-defaults.js';
+import { printPod } from './pod-printer.js';
+import { podStrategy } from './pods.js';
 
 type Pod = ApiObject<WirePod>;
 
