@@ -25,10 +25,11 @@ import type { Backend } from '../storage/interface.js';
 import { realClock, type Clock, type Timer } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { newInProcessTransport } from './inprocess.js';
-import { Store, resourcePrefix } from './registry/generic/store.js';
+import { Store, resourcePrefix, type StoreView } from './registry/generic/store.js';
+import { apiVersionOf } from './registry/generic/decode.js';
 import { getScale, patchScale, updateScale } from './registry/generic/subresources.js';
 import type { AdmissionPlugin } from './registry/extension.js';
-import type { ResourceStrategy } from './registry/strategy.js';
+import type { ResourceInfo, ResourceStrategy, ViewOf } from './registry/strategy.js';
 import { CacheFeed } from './watchcache/cache-feed.js';
 import type { EventWindowSizing } from './watchcache/event-window.js';
 import type { WatchCache } from './watchcache/watch-cache.js';
@@ -67,7 +68,10 @@ export const COMPACTION_MIN_RETAIN = 1000;
 
 /** The API server core. */
 export class ApiServer {
+  /** The store of each stored group/resource. */
   private readonly stores = new Map<string, Store>();
+  /** What serves each group/resource/version: a store, and a view when it is not the stored version. */
+  private readonly routes = new Map<string, Route>();
   /** The served resources in discovery order; replaced (never mutated) when one is added or removed. */
   private strategies: readonly ResourceStrategy[];
   private readonly feed: CacheFeed;
@@ -81,7 +85,10 @@ export class ApiServer {
     this.rand = opts.rand ?? realRand;
     this.strategies = [...opts.strategies];
     this.feed = new CacheFeed(opts.backend, this.clock, opts.watchCacheSizing);
-    for (const strategy of this.strategies) this.install(strategy, this.feed.addCache(resourcePrefix(strategy.info), rootTypeOf(strategy)));
+    for (const strategy of this.strategies) {
+      if (strategy.view) this.installView(strategy, strategy.view);
+      else this.install(strategy, this.feed.addCache(resourcePrefix(strategy.info), rootTypeOf(strategy)));
+    }
   }
 
   /** Builds the store of `strategy` over `cache` and registers it with its storage extension's admission. */
@@ -99,7 +106,15 @@ export class ApiServer {
       },
     });
     this.stores.set(storeKey(strategy.info), store);
+    this.routes.set(routeKey(strategy.info), { store, info: strategy.info });
     return store;
+  }
+
+  /** Routes a view's version to the store it views. @throws Error when that store is not served */
+  private installView(strategy: ResourceStrategy, view: ViewOf): void {
+    const store = this.stores.get(storeKey(view.storage));
+    if (!store) throw new Error(`${routeKey(strategy.info)} views ${storeKey(view.storage)}, which is not served`);
+    this.routes.set(routeKey(strategy.info), { store, info: strategy.info, view: { info: strategy.info, conversion: view.conversion } });
   }
 
   /** The admission plugins the served kinds impose, in discovery order. */
@@ -138,13 +153,18 @@ export class ApiServer {
    * Serves a resource from now on (what a CustomResourceDefinition or an aggregated API does):
    * its watch cache is primed from what storage already holds under its prefix, discovery and
    * OpenAPI list it from the next request, and its bootstrap runs.
-   * @throws Error when the group/resource is already served
+   * @throws Error when the group/resource/version is already served, or a view's stored resource is not
    */
   async addResource(strategy: ResourceStrategy): Promise<void> {
-    const key = storeKey(strategy.info);
-    if (this.stores.has(key)) throw new Error(`${key} is already served`);
+    const key = routeKey(strategy.info);
+    if (this.routes.has(key)) throw new Error(`${key} is already served`);
+    if (strategy.view) {
+      this.installView(strategy, strategy.view);
+      this.strategies = [...this.strategies, strategy];
+      return;
+    }
     const cache = await this.feed.addLiveCache(resourcePrefix(strategy.info), rootTypeOf(strategy));
-    if (this.stores.has(key)) throw new Error(`${key} is already served`);
+    if (this.routes.has(key)) throw new Error(`${key} is already served`);
     const store = this.install(strategy, cache);
     this.strategies = [...this.strategies, strategy];
     await store.extension.bootstrap?.();
@@ -156,18 +176,22 @@ export class ApiServer {
    * false when it was not served.
    */
   removeResource(group: string, resource: string): boolean {
-    const key = storeKey({ group, resource });
-    const store = this.stores.get(key);
-    if (!store) return false;
-    this.stores.delete(key);
-    this.strategies = this.strategies.filter((s) => s !== store.strategy);
-    if (![...this.stores.values()].some((s) => s.prefix === store.prefix)) this.feed.removeCache(store.prefix);
+    const store = this.stores.get(storeKey({ group, resource }));
+    const gone = new Set<ResourceInfo>();
+    for (const [key, route] of this.routes) {
+      // Every version of the resource, and the views of its store.
+      if ((route.info.group === group && route.info.resource === resource) || route.store === store) {
+        this.routes.delete(key);
+        gone.add(route.info);
+      }
+    }
+    if (gone.size === 0) return false;
+    this.strategies = this.strategies.filter((s) => !gone.has(s.info));
+    if (store) {
+      this.stores.delete(storeKey({ group, resource }));
+      if (![...this.stores.values()].some((s) => s.prefix === store.prefix)) this.feed.removeCache(store.prefix);
+    }
     return true;
-  }
-
-  /** The strategy serving `group`/`resource`. */
-  strategyFor(group: string, resource: string): ResourceStrategy | undefined {
-    return this.stores.get(storeKey({ group, resource }))?.strategy;
   }
 
   /** The backend revision (the newest resourceVersion). */
@@ -181,12 +205,12 @@ export class ApiServer {
    */
   async handle(req: RestRequest): Promise<HandleResult> {
     if (req.verb === 'watch') throw newBadRequest('watch requests are served by watch()');
-    const store = this.route(req);
-    if (req.body !== undefined) checkNestingDepth(req.body, req.verb, subresourceKind(store.strategy, req.subresource));
+    const { store, info, view } = this.route(req);
+    if (req.body !== undefined) checkNestingDepth(req.body, req.verb, subresourceKind(info, req.subresource));
     const query = req.query ?? {};
     const ns = req.namespace;
     const warnings: string[] = [];
-    const ok = (body: unknown, code = 200): HandleResult => ({ code, body, warnings: [...new Set(warnings)] });
+    const ok = (body: unknown, code = 200): HandleResult => ({ code, body: view ? inVersion(store, view, body) : body, warnings: [...new Set(warnings)] });
     const name = req.name;
     const sub = req.subresource;
     if (store.strategy.review) {
@@ -195,7 +219,7 @@ export class ApiServer {
     }
     if (name === undefined) {
       if (req.verb === 'list') return ok(await store.list(ns, query));
-      if (req.verb === 'create') return ok(await store.create(ns, req.body, query, warnings), 201);
+      if (req.verb === 'create') return ok(await store.create(ns, req.body, query, warnings, view), 201);
       if (req.verb === 'deletecollection') return ok(await store.deleteCollection(ns, req.body, query));
       throw newMethodNotSupported(store.gr, req.verb);
     }
@@ -204,8 +228,8 @@ export class ApiServer {
       if (req.verb === 'update' || req.verb === 'patch') {
         const res =
           req.verb === 'update'
-            ? await store.update(ns, name, req.body, query, warnings)
-            : await store.patch(ns, name, req.patchType, req.body, query, warnings);
+            ? await store.update(ns, name, req.body, query, warnings, 'main', view)
+            : await store.patch(ns, name, req.patchType, req.body, query, warnings, 'main', view);
         return ok(res.obj, res.created ? 201 : 200);
       }
       if (req.verb === 'delete') {
@@ -214,8 +238,8 @@ export class ApiServer {
       }
     } else if (sub === 'status') {
       if (req.verb === 'get') return ok(await store.get(ns, name, query));
-      if (req.verb === 'update') return ok((await store.update(ns, name, req.body, query, warnings, 'status')).obj);
-      if (req.verb === 'patch') return ok((await store.patch(ns, name, req.patchType, req.body, query, warnings, 'status')).obj);
+      if (req.verb === 'update') return ok((await store.update(ns, name, req.body, query, warnings, 'status', view)).obj);
+      if (req.verb === 'patch') return ok((await store.patch(ns, name, req.patchType, req.body, query, warnings, 'status', view)).obj);
     } else if (sub === 'scale') {
       if (req.verb === 'get') return ok(await getScale(store, ns, name, query));
       if (req.verb === 'update') return ok(await updateScale(store, ns, name, req.body, query, warnings));
@@ -249,9 +273,10 @@ export class ApiServer {
    */
   watch(req: RestRequest, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream {
     if (req.verb !== 'watch') throw newBadRequest(`watch() needs verb watch, got ${req.verb}`);
-    const store = this.route(req);
+    const { store, view } = this.route(req);
     if (req.name !== undefined || req.subresource !== undefined) throw newMethodNotSupported(store.gr, 'watch');
-    return store.watch(req.namespace, req.query ?? {}, onEvent, onClose);
+    const deliver = view ? (ev: WatchEvent) => onEvent(eventInVersion(store, view, ev)) : onEvent;
+    return store.watch(req.namespace, req.query ?? {}, deliver, onClose);
   }
 
   /**
@@ -271,10 +296,10 @@ export class ApiServer {
   }
 
   /** Finds the store of a request and checks its shape against the resource's scope and verbs. */
-  private route(req: RestRequest): Store {
-    const store = this.stores.get(storeKey(req));
-    if (!store || store.strategy.info.version !== req.version) throw newNotFoundPath();
-    const info = store.strategy.info;
+  private route(req: RestRequest): Route {
+    const route = this.routes.get(routeKey(req));
+    if (!route) throw newNotFoundPath();
+    const { store, info } = route;
     if (!info.namespaced && req.namespace !== undefined) throw newNotFoundPath();
     if (info.namespaced && req.name !== undefined && !req.namespace) throw newNotFoundPath();
     if (req.subresource !== undefined) {
@@ -282,14 +307,15 @@ export class ApiServer {
       const sub = info.subresources.find((s) => s.name === req.subresource);
       if (!sub) throw newNotFoundPath();
       if (!sub.verbs.includes(req.verb)) throw newMethodNotSupported(store.gr, req.verb);
-      return store;
+      return route;
     }
     if (!info.verbs.includes(req.verb)) throw newMethodNotSupported(store.gr, req.verb);
     if (info.namespaced && !req.namespace && (req.verb === 'create' || req.verb === 'deletecollection')) {
       throw newMethodNotSupported(store.gr, req.verb);
     }
-    return store;
+    return route;
   }
+
 
   /**
    * Every 5 minutes: compact storage up to currentRevision − 1000, then drop the same history from the
@@ -309,8 +335,43 @@ export class ApiServer {
 }
 
 /** The kind a request's body is decoded as: the subresource's (Scale, Binding, Eviction) or the resource's. */
-function subresourceKind(strategy: ResourceStrategy, subresource: string | undefined): string {
-  return strategy.info.subresources.find((s) => s.name === subresource)?.kind ?? strategy.info.kind;
+function subresourceKind(info: ResourceInfo, subresource: string | undefined): string {
+  return info.subresources.find((s) => s.name === subresource)?.kind ?? info.kind;
+}
+
+/** A watch event in a view's version; a bookmark carries only a resourceVersion and is relabelled, not converted. */
+function eventInVersion(store: Store, view: StoreView, ev: WatchEvent): WatchEvent {
+  if (ev.type !== 'BOOKMARK') return { ...ev, object: inVersion(store, view, ev.object) };
+  return { ...ev, object: { ...(ev.object as object), apiVersion: apiVersionOf(view.info), kind: view.info.kind } };
+}
+
+/** What serves one group/resource/version. */
+interface Route {
+  store: Store;
+  /** The served identity (the view's, for a view). */
+  info: ResourceInfo;
+  /** Present when the version is not the stored one. */
+  view?: StoreView;
+}
+
+/** The key of a route: `group/resource/version`. */
+function routeKey(r: { group: string; resource: string; version: string }): string {
+  return `${r.group}/${r.resource}/${r.version}`;
+}
+
+/**
+ * A response body in a view's version: an object of the stored kind is converted, a list of them has
+ * its items converted; anything else (Status, Scale) is as it was.
+ */
+function inVersion(store: Store, view: StoreView, body: unknown): unknown {
+  if (body === null || typeof body !== 'object') return body;
+  const obj = body as KubeObject & { items?: KubeObject[] };
+  const stored = store.strategy.info;
+  if (obj.kind === stored.kind) return store.fromStorage(obj, view);
+  if (obj.kind === stored.listKind && Array.isArray(obj.items)) {
+    return { ...obj, apiVersion: apiVersionOf(view.info), kind: view.info.listKind, items: obj.items.map((item) => store.fromStorage(item, view)) };
+  }
+  return body;
 }
 
 /** The key of a resource's store: `group/resource` (any version). */

@@ -48,7 +48,7 @@ describe('run-time registration', () => {
     const docs = buildOpenApiDocuments(resourceIndexOf(t.server), apiSchema);
     const doc = docs.documents.get(openApiPath('example.com', 'v1'));
     assert.ok(doc?.text.includes('/apis/example.com/v1/namespaces/{namespace}/gizmos'), 'the OpenAPI document has the new paths');
-    await assert.rejects(t.server.addResource(gizmoStrategy), /example.com\/gizmos is already served/);
+    await assert.rejects(t.server.addResource(gizmoStrategy), /example.com\/gizmos\/v1 is already served/);
   });
 
   test('a removed resource is 404, leaves discovery, and its watches end; storage keeps its objects', async () => {

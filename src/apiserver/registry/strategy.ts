@@ -103,6 +103,28 @@ export interface ScaleStrategy<T = KubeObject> {
   selector(obj: T): string;
 }
 
+/**
+ * Conversion between a served version and the stored one (upstream converts through the internal
+ * version; here the stored version is the hub). Both functions get a private copy they may change
+ * and return, must accept any object the other version's schema decodes (fields may be missing), and
+ * need not set apiVersion and kind: the store sets them. Fields a version does not have are kept in
+ * annotations where upstream keeps them there (autoscaling/v1 HPA), or dropped where upstream drops them.
+ */
+export interface VersionConversion {
+  toStorage(obj: KubeObject): KubeObject;
+  fromStorage(obj: KubeObject): KubeObject;
+}
+
+/**
+ * Present on a strategy that is a view: another served version of a stored resource (`storage`),
+ * or another resource stored as it (events.k8s.io/v1 Events in core Events). See {@link versionView}.
+ */
+export interface ViewOf {
+  /** The group/resource whose store holds the objects; it must be served before the view. */
+  storage: { group: string; resource: string };
+  conversion: VersionConversion;
+}
+
 /** Per-resource behaviour. `T` is the object type. */
 export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   info: ResourceInfo;
@@ -162,10 +184,29 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * server for the store that serves the kind. See {@link StorageExtension}.
    */
   storage?(ctx: StorageContext): StorageExtension;
+  /** Present when this strategy serves another version of a stored resource (see {@link ViewOf}). */
+  view?: ViewOf;
   /**
    * Present for create-only review kinds (SelfSubjectAccessReview, SelfSubjectReview): the response
    * to a create, computed from the decoded, defaulted and validated request. Nothing is stored, and
    * every other verb answers 405 (upstream's review REST storage implements only Create).
    */
   review?(obj: T): T;
+}
+
+/**
+ * A strategy serving `info` (another version of `base`'s resource, or a resource stored as it) as a
+ * view of `base`'s objects: the store of `base` does all the work in the stored version; requests in
+ * `info`'s version are converted with `conversion`. The table printer, field selectors and scale
+ * are `base`'s, run on the object converted to the stored version.
+ */
+export function versionView(base: ResourceStrategy, info: ResourceInfo, conversion: VersionConversion): ResourceStrategy {
+  const stored = (obj: KubeObject): KubeObject => conversion.toStorage(structuredClone(obj));
+  return {
+    ...base,
+    info,
+    view: { storage: { group: base.info.group, resource: base.info.resource }, conversion },
+    table: { columns: base.table.columns, row: (obj, now) => base.table.row(stored(obj), now) },
+    fieldSelectors: Object.fromEntries(Object.entries(base.fieldSelectors).map(([path, get]) => [path, (obj: KubeObject) => get(stored(obj))])),
+  };
 }

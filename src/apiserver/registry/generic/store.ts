@@ -39,7 +39,7 @@ import { randomString, type Rand } from '../../../util/random/index.js';
 import { CacheWatcher } from '../../watchcache/cache-watcher.js';
 import type { CacheFeed } from '../../watchcache/cache-feed.js';
 import { decodeObject, type WatchCache } from '../../watchcache/watch-cache.js';
-import type { ResourceStrategy } from '../strategy.js';
+import type { ResourceInfo, ResourceStrategy, VersionConversion } from '../strategy.js';
 import type { StorageExtension, UpdateStrategy } from '../extension.js';
 import { decodeContinue, encodeContinue } from './continue.js';
 import { apiVersionOf, decodeBody, decodeTyped, pruneUnknown, unknownFieldMessage } from './decode.js';
@@ -66,6 +66,17 @@ type Query = Record<string, string>;
  * (the namespace `/finalize`, see {@link UpdateStrategy}).
  */
 export type UpdateMode = 'main' | 'status' | UpdateStrategy;
+
+/**
+ * A served version of the store's resource other than the stored one (another version of the same
+ * resource, or another resource viewing the same objects, as events.k8s.io/v1 views core Events):
+ * its identity and the conversion. Requests in that version are decoded and patched in it and
+ * converted to the stored version; see {@link Store.fromStorage} for the way back.
+ */
+export interface StoreView {
+  info: ResourceInfo;
+  conversion: VersionConversion;
+}
 
 /** Result of a write: the response object and whether it was created. */
 export interface WriteResult {
@@ -395,10 +406,10 @@ export class Store {
    * POST: decode (unknown fields per fieldValidation), defaults, admission, then up to 8 attempts
    * with freshly generated names when `generateName` is used (store.go `createWithGenerateNameRetry`).
    */
-  async create(namespace: string | undefined, body: unknown, query: Query, warnings: string[]): Promise<KubeObject> {
+  async create(namespace: string | undefined, body: unknown, query: Query, warnings: string[], view?: StoreView): Promise<KubeObject> {
     const validation = parseFieldValidation(query, 'CreateOptions');
     const dryRun = parseDryRun(query, 'CreateOptions');
-    const obj = decodeBody(this.strategy, body, validation, warnings);
+    const obj = this.decodeIn(view, body, validation, warnings);
     this.strategy.defaults(obj);
     const meta = metaOf(obj);
     if (this.strategy.info.namespaced && this.opts.admitCreate) {
@@ -515,10 +526,18 @@ export class Store {
   // Update and patch.
 
   /** PUT of the main resource, `/status` or `/finalize`. */
-  async update(namespace: string | undefined, name: string, body: unknown, query: Query, warnings: string[], mode: UpdateMode = 'main'): Promise<WriteResult> {
+  async update(
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    query: Query,
+    warnings: string[],
+    mode: UpdateMode = 'main',
+    view?: StoreView,
+  ): Promise<WriteResult> {
     const validation = parseFieldValidation(query, 'UpdateOptions');
     const dryRun = parseDryRun(query, 'UpdateOptions');
-    const obj = decodeBody(this.strategy, body, validation, warnings);
+    const obj = this.decodeIn(view, body, validation, warnings);
     this.strategy.defaults(obj);
     this.checkName(obj, namespace, name);
     const uid = obj.metadata?.uid;
@@ -530,19 +549,60 @@ export class Store {
    * attempt, so a patch without resourceVersion retries on conflicts, while a resourceVersion in the
    * patch is a precondition (409).
    */
-  async patch(namespace: string | undefined, name: string, patchType: PatchType | undefined, patch: unknown, query: Query, warnings: string[], mode: UpdateMode = 'main'): Promise<WriteResult> {
+  async patch(
+    namespace: string | undefined,
+    name: string,
+    patchType: PatchType | undefined,
+    patch: unknown,
+    query: Query,
+    warnings: string[],
+    mode: UpdateMode = 'main',
+    view?: StoreView,
+  ): Promise<WriteResult> {
     checkPatchType(patchType);
     const validation = parseFieldValidation(query, 'PatchOptions');
     const dryRun = parseDryRun(query, 'PatchOptions');
-    const { info } = this.strategy;
+    // The patch applies to the object in the request's version (its field paths are that version's).
+    const info = view?.info ?? this.strategy.info;
     const root = rootTypeName(info.group, info.version, info.kind);
     return this.updateObject(namespace, name, mode, dryRun, false, (existing) => {
       if (!existing) throw newNotFound(this.gr, name);
-      const patched = this.patchedObject(existing, patchType, patch, root, validation, warnings, info);
+      const current = view ? this.fromStorage(existing, view) : existing;
+      const result = this.patchedObject(current, patchType, patch, root, validation, warnings, info);
+      const patched = view ? this.toStorage(result, view) : result;
       this.strategy.defaults(patched);
       this.checkName(patched, namespace, name);
       return patched;
     });
+  }
+
+  /**
+   * A request body decoded in `view`'s version (unknown fields and types checked against it) and
+   * converted to the stored version, or decoded in the stored version when there is no view.
+   * @throws StatusError 400 as {@link decodeBody}
+   */
+  private decodeIn(view: StoreView | undefined, body: unknown, validation: FieldValidation, warnings: string[]): KubeObject {
+    if (!view) return decodeBody(this.strategy, body, validation, warnings);
+    return this.toStorage(decodeBody(this.strategy, body, validation, warnings, view.info), view);
+  }
+
+  /** `obj` (a private copy in `view`'s version) converted to the stored version, apiVersion and kind set. */
+  private toStorage(obj: KubeObject, view: StoreView): KubeObject {
+    const out = view.conversion.toStorage(obj);
+    out.apiVersion = this.apiVersion;
+    out.kind = this.strategy.info.kind;
+    return out;
+  }
+
+  /**
+   * A stored object as `view`'s version shows it: a new object with that version's apiVersion and
+   * kind (the conversion gets a private copy).
+   */
+  fromStorage(obj: KubeObject, view: StoreView): KubeObject {
+    const out = view.conversion.fromStorage(clone(obj));
+    out.apiVersion = apiVersionOf(view.info);
+    out.kind = view.info.kind;
+    return out;
   }
 
   /**
