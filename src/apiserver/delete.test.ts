@@ -167,3 +167,16 @@ describe('delete', () => {
     assert.equal(await exists(t, widgets, 'b'), true);
   });
 });
+
+describe('the Success Status of a DELETE', () => {
+  test('is written as upstream writes it: details without the core group', async () => {
+    const t = await newTestServer();
+    const cm = (req: Req): Promise<HandleResult> => t.server.handle({ group: '', version: 'v1', resource: 'configmaps', namespace: 'default', ...req });
+    const created = obj(await cm({ verb: 'create', body: { metadata: { name: 'c' } } }));
+    const res = await cm({ verb: 'delete', name: 'c' });
+    assert.equal(
+      JSON.stringify(res.body),
+      `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","details":{"name":"c","kind":"configmaps","uid":"${created.metadata?.uid ?? ''}"}}`,
+    );
+  });
+});

@@ -99,10 +99,34 @@ export class StatusError extends Error {
   }
 }
 
+/**
+ * `details` as Go's encoding/json writes `metav1.StatusDetails`: every field is omitempty and they
+ * come in declaration order (name, group, kind, uid, causes, retryAfterSeconds), so the core group's
+ * `group: ""` is left out, e.g. `{"name":"p","kind":"pods"}`.
+ */
+export function statusDetails(d: StatusDetails): StatusDetails {
+  const out: StatusDetails = {};
+  if (d.name) out.name = d.name;
+  if (d.group) out.group = d.group;
+  if (d.kind) out.kind = d.kind;
+  if (d.uid) out.uid = d.uid;
+  if (d.causes && d.causes.length > 0) out.causes = d.causes;
+  if (d.retryAfterSeconds) out.retryAfterSeconds = d.retryAfterSeconds;
+  return out;
+}
+
+/** A Failure Status with its fields in `metav1.Status`'s order (…, reason, details, code), as upstream writes it. */
 function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): StatusError {
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
-  if (details) status.details = details;
-  return new StatusError(status);
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(details ? { details: statusDetails(details) } : {}),
+    code,
+  });
 }
 
 /** 404 NotFound: `deployments.apps "web" not found`. */

@@ -28,6 +28,7 @@ import {
   newNotFound,
   newResourceExpired,
   newTimeoutError,
+  statusDetails,
   type FieldError,
   type GroupResource,
 } from '../../../machinery/errors/index.js';
@@ -984,7 +985,7 @@ export class Store {
       apiVersion: 'v1',
       metadata: {},
       status: 'Success',
-      details: { name: meta.name ?? '', group: this.gr.group, kind: this.gr.resource, uid: meta.uid ?? '' },
+      details: statusDetails({ name: meta.name ?? '', group: this.gr.group, kind: this.gr.resource, uid: meta.uid ?? '' }),
     };
     return { code, body: deepFreeze(status) };
   }
