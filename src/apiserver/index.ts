@@ -150,6 +150,14 @@ export class ApiServer {
   }
 
   /**
+   * What discovery's preferred resources list (client-go `ServerPreferredResources`): every served
+   * resource once, in the version it is stored in (the other versions of a resource are views).
+   */
+  preferredResources(): ResourceInfo[] {
+    return this.strategies.filter((s) => !s.view || storeKey(s.view.storage) !== storeKey(s.info)).map((s) => s.info);
+  }
+
+  /**
    * Serves a resource from now on (what a CustomResourceDefinition or an aggregated API does):
    * its watch cache is primed from what storage already holds under its prefix, discovery and
    * OpenAPI list it from the next request, and its bootstrap runs.

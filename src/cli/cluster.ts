@@ -105,12 +105,15 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     recorder: recorder('daemonset-controller'),
     logger: logFor('daemonset-controller'),
   });
-  const servedResources = api.resources().map((s) => ({ ...s.info }));
+  // What discovery lists now; the garbage collector and the namespace controller ask again later, so
+  // resources registered at run time are collected and emptied too.
+  const discoverResources = () => Promise.resolve(api.preferredResources());
   const gc = new GarbageCollector({
     client: kcmClient,
     informers: kcmInformers,
     clock,
-    resources: servedResources,
+    resources: api.preferredResources(),
+    discoverResources,
     recorder: recorder('garbage-collector-controller'),
     logger: logFor('garbage-collector'),
   });
@@ -119,7 +122,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     client: kcmClient,
     informers: kcmInformers,
     clock,
-    discoverResources: () => Promise.resolve(api.resources().map((s) => s.info)),
+    discoverResources,
     logger: logFor('namespace-controller'),
   });
   const endpoints = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });

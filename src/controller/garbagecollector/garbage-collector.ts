@@ -41,7 +41,7 @@ import { isNotFound } from '../../machinery/errors/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
 import type { Clock, Timer } from '../../util/clock/index.js';
 import type { EventRecorder } from '../../client/record/index.js';
-import { type Logger } from '../../util/runtime/index.js';
+import { handleError, type Logger } from '../../util/runtime/index.js';
 import { runWorkers, type SyncResult } from '../../workqueue/index.js';
 import { objectReferenceString, type GraphNode } from './graph.js';
 import { absentKey, FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN, GraphBuilder, sameCoordinates } from './graph-builder.js';
@@ -64,6 +64,14 @@ export interface GarbageCollectorOptions {
   logger?: Logger;
   /** Period of the re-scan of objects deleting their dependents, ms (default 30 s). */
   rescanPeriodMs?: number;
+  /**
+   * Asked every {@link resourceSyncPeriodMs} for the served resources, as upstream's
+   * `GarbageCollector.Sync` re-reads discovery: resources registered since get monitors, resources
+   * gone stop being observed. Absent: only `resources` are monitored.
+   */
+  discoverResources?: () => Promise<readonly MonitoredResource[]>;
+  /** Period of {@link discoverResources}, ms (default 30 s, kube-controller-manager's). */
+  resourceSyncPeriodMs?: number;
 }
 
 /** kube-controller-manager's default `--garbage-collector` ignored resources. */
@@ -75,6 +83,7 @@ export const IGNORED_RESOURCES: readonly { group: string; resource: string }[] =
 /** How often an unobserved virtual owner that does exist is re-checked, ms. */
 const VIRTUAL_RECHECK_MS = 1000;
 const DEFAULT_RESCAN_PERIOD_MS = 30_000;
+const DEFAULT_RESOURCE_SYNC_PERIOD_MS = 30_000;
 /** Dependents orphaned concurrently (upstream: one goroutine each; bounded here). */
 const ORPHAN_BATCH = 500;
 
@@ -99,11 +108,18 @@ export class GarbageCollector {
   private readonly logger: Logger | undefined;
   private readonly recorder: EventRecorder | undefined;
   private readonly rescanPeriodMs: number;
+  private readonly discoverResources: (() => Promise<readonly MonitoredResource[]>) | undefined;
+  private readonly resourceSyncPeriodMs: number;
   /** uids of graph nodes to examine. */
   private readonly attemptToDelete: RateLimitingQueue;
   /** uids of owners whose dependents must be orphaned. */
   private readonly attemptToOrphan: RateLimitingQueue;
   private rescanTimer: Timer | undefined;
+  private resourceSyncTimer: Timer | undefined;
+  /** `group/resource` of the resources observed now. */
+  private readonly monitored = new Set<string>();
+  /** `group/resource` of the resources whose informer has our handler (it stays when a resource goes). */
+  private readonly handled = new Set<string>();
 
   constructor(opts: GarbageCollectorOptions) {
     this.informers = opts.informers;
@@ -114,19 +130,43 @@ export class GarbageCollector {
     this.rescanPeriodMs = opts.rescanPeriodMs ?? DEFAULT_RESCAN_PERIOD_MS;
     this.attemptToDelete = new RateLimitingQueue<string>({ clock: opts.clock, name: 'garbage_collector_attempt_to_delete' });
     this.attemptToOrphan = new RateLimitingQueue<string>({ clock: opts.clock, name: 'garbage_collector_attempt_to_orphan' });
-    const resources = opts.resources.filter(isMonitored);
-    this.graph = new GraphBuilder(resources, {
+    this.discoverResources = opts.discoverResources;
+    this.resourceSyncPeriodMs = opts.resourceSyncPeriodMs ?? DEFAULT_RESOURCE_SYNC_PERIOD_MS;
+    this.graph = new GraphBuilder({
       attemptToDelete: (n) => this.attemptToDelete.add(n.identity.uid),
       attemptToOrphan: (n) => this.attemptToOrphan.add(n.identity.uid),
       reportInvalidNamespaceOwnerRef: (d, ref) => this.reportInvalidNamespaceOwnerRef(d, ref),
     });
-    for (const resource of resources) {
-      opts.informers.forResource(resource).addEventHandler({
-        add: (obj) => this.graph.observe(resource, obj),
-        update: (old, obj) => this.graph.observe(resource, obj, old),
-        delete: (obj) => this.graph.observeDelete(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj),
-      });
-    }
+    for (const resource of opts.resources.filter(isMonitored)) this.monitor(resource);
+  }
+
+  /** Observes `resource` from now on (upstream `controllerFor`): its informer feeds the graph. */
+  private monitor(resource: MonitoredResource): void {
+    const key = `${resource.group}/${resource.resource}`;
+    this.monitored.add(key);
+    this.graph.addResource(resource);
+    if (this.handled.has(key)) return;
+    this.handled.add(key);
+    const observed = (): boolean => this.monitored.has(key);
+    this.informers.forResource(resource).addEventHandler({
+      add: (obj) => observed() && this.graph.observe(resource, obj),
+      update: (old, obj) => observed() && this.graph.observe(resource, obj, old),
+      delete: (obj) => observed() && this.graph.observeDelete(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj),
+    });
+  }
+
+  /**
+   * upstream `resyncMonitors`: monitors every deletable resource discovery lists now and stops
+   * observing the ones it no longer lists; new informers start at once.
+   * @throws what discovery throws
+   */
+  async resyncMonitors(): Promise<void> {
+    if (!this.discoverResources) return;
+    const found = (await this.discoverResources()).filter(isMonitored);
+    const keys = new Set(found.map((r) => `${r.group}/${r.resource}`));
+    for (const key of [...this.monitored]) if (!keys.has(key)) this.monitored.delete(key);
+    for (const resource of found) this.monitor(resource);
+    this.informers.start();
   }
 
   /**
@@ -138,12 +178,31 @@ export class GarbageCollector {
     await this.informers.waitForCacheSync(signal);
     if (signal?.aborted) return;
     this.scheduleRescan();
-    signal?.addEventListener('abort', () => this.rescanTimer?.stop(), { once: true });
+    this.scheduleResourceSync();
+    signal?.addEventListener(
+      'abort',
+      () => {
+        this.rescanTimer?.stop();
+        this.resourceSyncTimer?.stop();
+      },
+      { once: true },
+    );
     await Promise.all([
       runWorkers(this.attemptToDelete, workers, (uid) => this.attemptToDeleteWorker(uid), { name: 'garbagecollector', signal, logger: this.logger }),
       runWorkers(this.attemptToOrphan, workers, (uid) => this.attemptToOrphanWorker(uid), { name: 'garbagecollector-orphan', signal, logger: this.logger }),
     ]);
     this.rescanTimer?.stop();
+    this.resourceSyncTimer?.stop();
+  }
+
+  /** Every resource sync period: {@link resyncMonitors}; a failed discovery is retried at the next. */
+  private scheduleResourceSync(): void {
+    if (!this.discoverResources) return;
+    this.resourceSyncTimer = this.clock.setTimer(this.resourceSyncPeriodMs, () => {
+      this.resyncMonitors()
+        .catch((err: unknown) => handleError(err, { component: 'garbage-collector', msg: 'Failed to discover the served resources' }))
+        .finally(() => this.scheduleResourceSync());
+    });
   }
 
   /** Every period: queue each object deleting its dependents again (see the module doc). */

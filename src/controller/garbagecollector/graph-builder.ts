@@ -79,11 +79,11 @@ export class GraphBuilder {
   /** `group/Kind` → descriptor, for turning an ownerReference into something we can GET. */
   private readonly byGroupKind = new Map<string, ResourceDescriptor>();
 
-  constructor(
-    resources: readonly ResourceDescriptor[],
-    private readonly cb: GraphCallbacks,
-  ) {
-    for (const r of resources) this.byGroupKind.set(`${r.group}/${r.kind}`, r);
+  constructor(private readonly cb: GraphCallbacks) {}
+
+  /** Maps ownerReferences of `resource`'s group and kind to it from now on (a monitor was added). */
+  addResource(resource: ResourceDescriptor): void {
+    this.byGroupKind.set(`${resource.group}/${resource.kind}`, resource);
   }
 
   /** The configured resource for an ownerReference's apiVersion and kind (any version of the group). */
