@@ -59,9 +59,12 @@ interface Target {
   apiPrefix: string;
 }
 
-/** `<group>/<resource>` of a strategy (the key of {@link SEEDS}). */
+/**
+ * The key of a strategy's seed in {@link SEEDS}: `<group>/<resource>`, or `<group>/<version>/<resource>`
+ * for a version served as a view of another (its objects have that version's shape).
+ */
 export function resourceKey(s: ResourceStrategy): string {
-  return `${s.info.group}/${s.info.resource}`;
+  return s.view ? `${s.info.group}/${s.info.version}/${s.info.resource}` : `${s.info.group}/${s.info.resource}`;
 }
 
 /** A running fuzz target: a server, its revision, and the case runner. */

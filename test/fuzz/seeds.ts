@@ -39,6 +39,23 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     kind: 'SelfSubjectAccessReview',
     spec: { resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default' } },
   },
+  'autoscaling/horizontalpodautoscalers': {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 1,
+      maxReplicas: 5,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+      behavior: { scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] } },
+    },
+  },
+  'autoscaling/v1/horizontalpodautoscalers': {
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { annotations: { 'autoscaling.alpha.kubernetes.io/metrics': '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]' } },
+    spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3, targetCPUUtilizationPercentage: 60 },
+  },
   'discovery.k8s.io/endpointslices': {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',

@@ -148,6 +148,17 @@ export function validateAnnotations(annotations: Record<string, string> | undefi
 }
 
 /** `ValidateNonnegativeField`: `Invalid value: -1: must be greater than or equal to 0`. */
+/**
+ * `path.IsValidPathSegmentName`: a name that can be one segment of a URL path — not `.` or `..`,
+ * no `/` and no `%`. E.g. `a/b` → [`may not contain '/'`].
+ */
+export function isValidPathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const msgs: string[] = [];
+  for (const illegal of ['/', '%']) if (name.includes(illegal)) msgs.push(`may not contain '${illegal}'`);
+  return msgs;
+}
+
 export function validateNonnegativeField(value: number, path: string): FieldError[] {
   return value < 0 ? [field.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] : [];
 }

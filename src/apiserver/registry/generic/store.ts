@@ -32,7 +32,7 @@ import {
   type FieldError,
   type GroupResource,
 } from '../../../machinery/errors/index.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery/validation/index.js';
+import { isValidPathSegmentName, validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery/validation/index.js';
 import type { Backend, KeyValue } from '../../../storage/interface.js';
 import { StorageError } from '../../../storage/interface.js';
 import { formatTime, type Clock } from '../../../util/clock/index.js';
@@ -121,10 +121,7 @@ const MAX_NAME_GENERATION_ATTEMPTS = 8;
 
 /** `path.IsValidPathSegmentName`, which upstream's key functions enforce (400 otherwise). */
 function checkPathSegment(name: string): void {
-  const msgs: string[] = [];
-  if (name === '.' || name === '..') msgs.push(`may not be '${name}'`);
-  if (name.includes('/')) msgs.push("may not contain '/'");
-  if (name.includes('%')) msgs.push("may not contain '%'");
+  const msgs = isValidPathSegmentName(name);
   if (msgs.length > 0) throw newBadRequest(`Name parameter invalid: ${JSON.stringify(name)}: ${msgs.join(';')}`);
 }
 
@@ -587,11 +584,21 @@ export class Store {
     return this.toStorage(decodeBody(this.strategy, body, validation, warnings, view.info), view);
   }
 
-  /** `obj` (a private copy in `view`'s version) converted to the stored version, apiVersion and kind set. */
+  /**
+   * `obj` (a private copy in `view`'s version) converted to the stored version, apiVersion and kind
+   * set. The result is decoded as the stored type again: what a conversion builds from free-form
+   * data (annotations) must not reach storage with a value of the wrong type or an unknown field.
+   * @throws StatusError 400 for a conversion result that is not a valid stored object
+   */
   private toStorage(obj: KubeObject, view: StoreView): KubeObject {
     const out = view.conversion.toStorage(obj);
     out.apiVersion = this.apiVersion;
-    out.kind = this.strategy.info.kind;
+    const { group, version, kind } = this.strategy.info;
+    out.kind = kind;
+    const typeError = decodeTyped(out, group, version, kind);
+    if (typeError) throw newBadRequest(`${view.info.kind} in version ${JSON.stringify(view.info.version)} cannot be handled as a ${kind}: ${typeError}`);
+    // Unknown fields there are dropped, as Go's json.Unmarshal into the typed struct drops them.
+    pruneUnknown(out, group, version, kind);
     return out;
   }
 

@@ -23,14 +23,16 @@ test('served strategies in discovery order', () => {
       'apps/v1/replicasets',
       'authentication.k8s.io/v1/selfsubjectreviews',
       'authorization.k8s.io/v1/selfsubjectaccessreviews',
+      'autoscaling/v2/horizontalpodautoscalers',
+      'autoscaling/v1/horizontalpodautoscalers',
       'discovery.k8s.io/v1/endpointslices',
     ],
   );
   assert.deepEqual(
     servedStrategies.map((s) => s.info.shortNames.join(',')),
-    ['ns', 'no', 'po', 'svc', 'ep', 'cm', '', 'sa', 'ev', '', '', 'ds', 'deploy', 'rs', '', '', ''],
+    ['ns', 'no', 'po', 'svc', 'ep', 'cm', '', 'sa', 'ev', '', '', 'ds', 'deploy', 'rs', '', '', 'hpa', 'hpa', ''],
   );
-  assert.deepEqual(servedStrategies.filter((s) => s.info.categories.includes('all')).map((s) => s.info.resource), ['pods', 'services', 'daemonsets', 'deployments', 'replicasets']);
+  assert.deepEqual(servedStrategies.filter((s) => s.info.categories.includes('all')).map((s) => s.info.resource), ['pods', 'services', 'daemonsets', 'deployments', 'replicasets', 'horizontalpodautoscalers', 'horizontalpodautoscalers']);
   assert.deepEqual(servedStrategies.filter((s) => s.scale).map((s) => s.info.resource), ['deployments', 'replicasets']);
   assert.deepEqual(servedStrategies.filter((s) => s.allowCreateOnUpdate).map((s) => s.info.resource), ['services', 'endpoints', 'events', 'leases']);
   assert.ok(servedStrategies.every((s) => s.defaultGarbageCollectionPolicy === 'Background'));

@@ -1,7 +1,7 @@
 /**
  * The per-kind strategies of the resources kubeplane serves, in discovery order (upstream's order within
  * each group: core/v1 namespaces, nodes, pods, events; coordination.k8s.io/v1 leases; apps/v1
- * controllerrevisions, daemonsets, deployments, replicasets).
+ * controllerrevisions, daemonsets, deployments, replicasets; autoscaling v2, then v1 as a view of it).
  */
 import type { KubeObject } from '../../../api/index.js';
 import type { ResourceStrategy } from '../strategy.js';
@@ -10,6 +10,8 @@ import { daemonSetStrategy } from './daemonsets.js';
 import { selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy } from './reviews.js';
 import { deploymentStrategy } from './deployments.js';
 import { eventStrategy } from './events.js';
+import { horizontalPodAutoscalerV1Strategy } from './hpa-conversion.js';
+import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
 import { leaseStrategy } from './leases.js';
 import { namespaceStrategy } from './namespaces.js';
 import { nodeStrategy } from './nodes.js';
@@ -26,6 +28,7 @@ export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewS
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
+export { horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -55,5 +58,7 @@ export const servedStrategies: ResourceStrategy[] = [
   // authentication before authorization, right after apps, as upstream's discovery lists them.
   selfSubjectReviewStrategy,
   selfSubjectAccessReviewStrategy,
+  erase(horizontalPodAutoscalerStrategy),
+  horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
 ];

@@ -1,0 +1,40 @@
+/**
+ * HorizontalPodAutoscalers with the real kubectl: `kubectl autoscale` creates an autoscaling/v2 HPA,
+ * `kubectl get hpa` prints upstream's columns, and the same object is read as autoscaling/v1 (one
+ * storage version, two served versions). No HPA controller runs yet, so REPLICAS stays 0.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+
+describe('HorizontalPodAutoscalers with real kubectl', { timeout: 120_000 }, () => {
+  let kp: Kubeplane;
+  before(async () => {
+    kp = await startKubeplane({ nodes: 1 });
+    await kp.kubectlOk(['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2']);
+  });
+  after(async () => {
+    await kp.stop();
+    removeDataDir(kp.dataDir);
+  });
+
+  test('kubectl autoscale, get hpa, and the v1 view of the same object', async () => {
+    assert.equal((await kp.kubectlOk(['autoscale', 'deployment', 'web', '--min=2', '--max=5', '--cpu-percent=60'])).trim(), 'horizontalpodautoscaler.autoscaling/web autoscaled');
+    const table = (await kp.kubectlOk(['get', 'hpa'])).trim().split('\n');
+    assert.match(table[0] ?? '', /^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/);
+    assert.match(table[1] ?? '', /^web\s+Deployment\/web\s+cpu: <unknown>\/60%\s+2\s+5\s+0\s+\d+s$/);
+
+    // kubectl expands the short name `hpa` to its preferred version, so the full name selects a version.
+    const v2 = await kp.kubectlJson<{ apiVersion: string; spec: { metrics: unknown[] } }>(['get', 'horizontalpodautoscalers.v2.autoscaling', 'web']);
+    assert.equal(v2.apiVersion, 'autoscaling/v2');
+    assert.deepEqual(v2.spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }]);
+    const v1 = await kp.kubectlJson<{ apiVersion: string; spec: { targetCPUUtilizationPercentage: number; minReplicas: number } }>(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web']);
+    assert.equal(v1.apiVersion, 'autoscaling/v1');
+    assert.equal(v1.spec.targetCPUUtilizationPercentage, 60);
+    assert.equal(v1.spec.minReplicas, 2);
+
+    // A change through v1 shows in v2.
+    await kp.kubectlOk(['patch', 'horizontalpodautoscalers.v1.autoscaling', 'web', '--type=merge', '-p', '{"spec":{"targetCPUUtilizationPercentage":75}}']);
+    assert.equal((await kp.kubectlOk(['get', 'hpa', 'web', '-o', 'jsonpath={.spec.metrics[0].resource.target.averageUtilization}'])).trim(), '75');
+  });
+});
