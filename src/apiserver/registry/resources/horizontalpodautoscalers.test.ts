@@ -70,7 +70,7 @@ describe('HorizontalPodAutoscaler v1 ↔ v2 conversion', () => {
 
   test('a sparse stored object (sources without their required members) converts without throwing', () => {
     const sparse = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'x' }, spec: { metrics: [{ type: 'External', external: {} }, { type: 'Object', object: {} }, { type: 'Pods', pods: {} }] }, status: { currentMetrics: [{ type: 'Object', object: {} }, { type: 'Resource', resource: {} }] } };
-    const v1 = hpaToV1(sparse as unknown as KubeObject);
+    const v1 = hpaToV1(sparse);
     assert.equal(v1.metadata?.annotations?.[METRIC_SPECS_ANNOTATION], '[{"type":"External","external":{}},{"type":"Object","object":{"target":{},"targetValue":"0"}},{"type":"Pods","pods":{"targetAverageValue":"0"}}]');
     assert.doesNotThrow(() => hpaFromV1(v1));
   });
