@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ControllerRevision, DaemonSet, DaemonSetUpdateStrategy, KubeObject, Node, Pod, Taint } from '../../api/index.js';
 import { newClientset } from '../../client/index.js';
-import { FakeTransport } from '../../client/fake/index.js';
+import { newFakeTransport } from '../../testing/index.js';
 import { newSharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, flushAsync, formatTime } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
@@ -39,10 +39,10 @@ function newDaemonSet(opts: { strategy?: DaemonSetUpdateStrategy; nodeSelector?:
 
 const isReady = (p: Pod): boolean => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
-/** The API (FakeTransport), informers, the controller and a minimal kubelet that binds pods and makes them Ready. */
+/** The API (the test fake in front of the real API server), informers, the controller and a minimal kubelet that binds pods and makes them Ready. */
 async function cluster(nodes: Node[], ds: DaemonSet = newDaemonSet()) {
   const clock = new FakeClock(T0);
-  const transport = new FakeTransport({ clock, objects: [...nodes, ds] as KubeObject[], rand: new SeededRand(7) });
+  const transport = await newFakeTransport({ clock, objects: [...nodes, ds] as KubeObject[], rand: new SeededRand(7) });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const recorder = new EventRecorder(client, { component: 'daemonset-controller', clock, logger: silentLogger });

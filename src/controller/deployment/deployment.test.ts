@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Deployment, DeploymentStrategy, KubeObject, Pod, ReplicaSet } from '../../api/index.js';
 import { newClientset, type Clientset } from '../../client/index.js';
-import { FakeTransport } from '../../client/fake/index.js';
+import { newFakeTransport } from '../../testing/index.js';
 import { newSharedInformerFactory } from '../../informers/index.js';
 import { newForbidden } from '../../machinery/errors/index.js';
 import { computeHash } from '../../machinery/hash/index.js';
@@ -37,10 +37,10 @@ function newDeployment(name: string, replicas: number, strategy: DeploymentStrat
 
 const rolling = (maxSurge: number | string, maxUnavailable: number | string) => ({ type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable } });
 
-/** The API (FakeTransport), shared informers, both controllers, and a "kubelet" that makes pods ready. */
+/** The API (the test fake in front of the real API server), shared informers, both controllers, and a "kubelet" that makes pods ready. */
 async function cluster(objects: KubeObject[] = []) {
   const clock = new FakeClock(T0);
-  const transport = new FakeTransport({ clock, objects, rand: new SeededRand(7) });
+  const transport = await newFakeTransport({ clock, objects, rand: new SeededRand(7), namespaces: ['ns'] });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const recorder = new EventRecorder(client, { component: 'kube-controller-manager', clock, logger: silentLogger });
@@ -188,7 +188,7 @@ describe('reconcileNewReplicaSet / reconcileOldReplicaSets: upstream worked exam
       spec: { replicas, selector: {} },
       status: { replicas, availableReplicas: replicas },
     });
-    const transport = new FakeTransport({ clock, objects: [mk('old', 10), mk('new', 0)] as KubeObject[] });
+    const transport = await newFakeTransport({ clock, objects: [mk('old', 10), mk('new', 0)] as KubeObject[] });
     const client: Clientset = newClientset(transport);
     const ctx: DeploymentSyncContext = {
       client,

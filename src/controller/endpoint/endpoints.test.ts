@@ -4,11 +4,11 @@ import type { Endpoints, KubeObject } from '../../api/index.js';
 import { isNotFound } from '../../machinery/errors/index.js';
 import { silentLogger } from '../../util/runtime/index.js';
 import { EndpointsController, endpointSubsets } from './endpoints-controller.js';
-import { fakeCluster, testPod, testService } from './testing.js';
+import { fakeCluster, testPod, testService } from './testing/index.js';
 import { findPort, podEndpointsChanged } from '../endpoint-util.js';
 
 async function run(objects: object[]) {
-  const c = fakeCluster(objects as KubeObject[]);
+  const c = await fakeCluster(objects as KubeObject[]);
   const ctrl = new EndpointsController({ client: c.client, informers: c.informers, clock: c.clock, logger: silentLogger });
   c.informers.start();
   void ctrl.run(1, c.stop.signal);

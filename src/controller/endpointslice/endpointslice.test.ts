@@ -2,11 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EndpointSlice, KubeObject, Node } from '../../api/index.js';
 import { silentLogger } from '../../util/runtime/index.js';
-import { fakeCluster, testPod, testService } from '../endpoint/testing.js';
+import { fakeCluster, testPod, testService } from '../endpoint/testing/index.js';
 import { EndpointSliceController, MAX_ENDPOINTS_PER_SLICE, desiredSlices, podToEndpoint, sliceLabels } from './endpointslice-controller.js';
 
 async function run(objects: object[]) {
-  const c = fakeCluster(objects as KubeObject[]);
+  const c = await fakeCluster(objects as KubeObject[]);
   const ctrl = new EndpointSliceController({ client: c.client, informers: c.informers, clock: c.clock, logger: silentLogger });
   c.informers.start();
   void ctrl.run(1, c.stop.signal);
