@@ -72,6 +72,8 @@ export async function newFakeServer(opts: FakeServerOptions = {}): Promise<FakeS
   });
   for (const ns of opts.namespaces ?? []) await ensureNamespace(server, ns);
   if (opts.objects) await transport.seed(opts.objects);
+  // The first request sees everything above, even a list at resourceVersion 0 (served from the cache).
+  await server.waitUntilFresh();
   return { server, backend, transport };
 }
 
