@@ -70,8 +70,10 @@ describe('claimPods', () => {
 describe('canAdoptByUncachedGet and claimReplicaSets through the API', () => {
   test('re-checks the owner with a GET, adopts with a strategic merge patch', async () => {
     const clock = new FakeClock();
-    const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', uid: 'd-uid' }, spec: { selector: { matchLabels: { app: 'a' } } } };
-    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'ns', labels: { app: 'a' } }, spec: { selector: { matchLabels: { app: 'a' } } } };
+    // Valid objects: the server validates the adoption patch's result.
+    const spec = { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } };
+    const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', uid: 'd-uid' }, spec };
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'ns', labels: { app: 'a' } }, spec };
     const transport = await newFakeTransport({ clock, objects: [d, rs] as KubeObject[] });
     const client = newClientset(transport);
     const cached = await client.apps.replicaSets('ns').get('rs');

@@ -79,7 +79,9 @@ describe('EndpointsController', () => {
     assert.deepEqual(ep?.metadata?.labels, { team: 'a' });
     assert.deepEqual(ep?.subsets?.map((s) => s.addresses?.map((a) => a.ip)), [['10.0.0.1']]);
 
-    await c.client.core.pods('ns').create(testPod('b', { ip: '10.0.0.2', ready: false }));
+    // A create resets the status (as upstream's pod strategy does); the kubelet writes it afterwards.
+    const notReady = testPod('b', { ip: '10.0.0.2', ready: false });
+    await c.client.core.pods('ns').updateStatus({ ...(await c.client.core.pods('ns').create(notReady)), status: notReady.status });
     await c.settle();
     ep = await c.get('web');
     assert.deepEqual(ep?.subsets?.[0]?.notReadyAddresses?.map((a) => a.ip), ['10.0.0.2']);

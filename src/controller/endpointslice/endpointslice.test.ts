@@ -49,8 +49,9 @@ describe('endpoint slices', () => {
     assert.deepEqual(slice?.metadata?.ownerReferences, [{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'web-uid', controller: true, blockOwnerDeletion: true }]);
     assert.deepEqual(slice?.endpoints?.map((e) => [e.addresses[0], e.conditions?.ready]), [['10.0.0.1', true], ['10.0.0.2', false]]);
 
-    await c.client.core.pods('ns').delete('a');
-    await c.client.core.pods('ns').delete('b');
+    // Without grace, as the kubelet deletes them once their containers stopped (a graceful delete leaves them terminating).
+    await c.client.core.pods('ns').delete('a', { gracePeriodSeconds: 0 });
+    await c.client.core.pods('ns').delete('b', { gracePeriodSeconds: 0 });
     await c.settle();
     [slice, ...rest] = await c.slices();
     assert.equal(rest.length, 0);

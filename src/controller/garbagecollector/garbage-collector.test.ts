@@ -18,8 +18,17 @@ const ref = (kind: string, name: string, uid: string, apiVersion = 'apps/v1'): O
   blockOwnerDeletion: true,
 });
 
+const podSpec = { containers: [{ name: 'c', image: 'i' }] };
+/** The least spec the server accepts for `kind`: it validates the collector's patches and updates. */
+const minimalSpecs: Record<string, object> = {
+  Pod: podSpec,
+  ReplicaSet: { selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: podSpec } },
+  Deployment: { selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: podSpec } },
+};
+
 function obj(apiVersion: string, kind: string, name: string, uid: string, owners: OwnerReference[] = [], namespace = 'default'): KubeObject {
-  return { apiVersion, kind, metadata: { name, uid, ...(namespace ? { namespace } : {}), ...(owners.length ? { ownerReferences: owners } : {}) } };
+  const spec = minimalSpecs[kind];
+  return { apiVersion, kind, metadata: { name, uid, ...(namespace ? { namespace } : {}), ...(owners.length ? { ownerReferences: owners } : {}) }, ...(spec ? { spec } : {}) };
 }
 
 async function setup(objects: KubeObject[], resources: ResourceDescriptor[] = [DEPLOYMENTS, REPLICA_SETS, PODS]) {

@@ -43,7 +43,7 @@ function newPod(name: string, rs: ReplicaSet | undefined, o: { readyAgoS?: numbe
       creationTimestamp: formatTime(now - 3600_000),
       labels: o.labels ?? rs?.spec?.template?.metadata?.labels ?? {},
     },
-    spec: { containers: [{ name: 'c' }], nodeName: o.node ?? 'n1' },
+    spec: { containers: [{ name: 'c', image: 'i' }], nodeName: o.node ?? 'n1' },
     status: {
       phase: 'Running',
       conditions: [o.readyAgoS === undefined ? { type: 'Ready', status: 'False' } : { type: 'Ready', status: 'True', lastTransitionTime: formatTime(now - o.readyAgoS * 1000) }],
@@ -51,6 +51,13 @@ function newPod(name: string, rs: ReplicaSet | undefined, o: { readyAgoS?: numbe
   };
   if (rs) p.metadata = { ...p.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true }] };
   return p;
+}
+
+/** `p` as a client sends it to create: the server assigns the resourceVersion (a set one is a 400). */
+function forCreate(p: Pod): Pod {
+  const metadata = { ...p.metadata };
+  delete metadata.resourceVersion;
+  return { ...p, metadata };
 }
 
 async function setup(objs: { rss?: ReplicaSet[]; pods?: Pod[]; burstReplicas?: number } = {}) {
@@ -190,13 +197,13 @@ describe('event handlers', () => {
       if (!next.shutdown) rsc.queue.done(next.item);
     }
     rsc.expectations.expectCreations('ns/a', 1);
-    await client.core.pods('ns').create(newPod('p', rs));
+    await client.core.pods('ns').create(forCreate(newPod('p', rs)));
     await clock.stepAsync(0);
     assert.equal(rsc.expectations.satisfiedExpectations('ns/a'), true);
     assert.equal(rsc.queue.len(), 1);
     const next = await rsc.queue.get();
     if (!next.shutdown) rsc.queue.done(next.item);
-    await client.core.pods('ns').create(newPod('orphan', undefined, { labels: { app: 'web', rs: 'a' } }));
+    await client.core.pods('ns').create(forCreate(newPod('orphan', undefined, { labels: { app: 'web', rs: 'a' } })));
     await clock.stepAsync(0);
     assert.equal(rsc.queue.len(), 1);
     informers.shutdown();
