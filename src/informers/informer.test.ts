@@ -4,9 +4,10 @@ import type { Pod } from '../api/index.js';
 import { newInternalError, newResourceExpired } from '../machinery/errors/index.js';
 import { FakeClock, flushAsync } from '../util/clock/index.js';
 import type { Rand } from '../util/random/index.js';
-import { newClientset, PODS } from '../client/index.js';
+import { newClientset, PODS, type ListOptions } from '../client/index.js';
 import { newFakeTransport } from '../testing/index.js';
 import { DeletedFinalStateUnknown } from './indexer.js';
+import { Reflector, type ListerWatcher } from './reflector.js';
 import { SharedIndexInformer, type ResourceEventHandler } from './shared-informer.js';
 import { newSharedInformerFactory } from './factory.js';
 import { handledErrorsTotal } from '../util/runtime/index.js';
@@ -254,6 +255,41 @@ describe('SharedIndexInformer + Reflector', () => {
     assert.deepEqual(seen, ['a', 'b']);
     assert.equal((await count()) - before, 1);
     informer.stop();
+  });
+});
+
+describe('Reflector list paging', () => {
+  /** The lists a reflector makes: first at '0' (in pages when `paged`), then, after its watch got 410, at the list's resourceVersion. */
+  async function listsOf(paged: boolean): Promise<ListOptions[]> {
+    const clock = new FakeClock(0);
+    const lists: ListOptions[] = [];
+    const lw: ListerWatcher<Pod> = {
+      list: (opts) => {
+        lists.push(opts);
+        const more = paged && opts.resourceVersion === '0';
+        return Promise.resolve({ items: [], metadata: { resourceVersion: '10', ...(more ? { continue: 'next' } : {}) } });
+      },
+      watch: (_opts, _onEvent, onClose) => {
+        queueMicrotask(() => onClose(newResourceExpired('too old resource version: 10 (11)')));
+        return { stop: () => undefined };
+      },
+    };
+    const reflector = new Reflector<Pod>({ listerWatcher: lw, store: { replace() {}, add() {}, update() {}, delete() {} }, clock, rand: noJitter });
+    reflector.run();
+    await flushAsync();
+    clock.step(800); // the backoff after the 410
+    await flushAsync();
+    reflector.stop();
+    return lists;
+  }
+
+  test('a relist at a resourceVersion is not paged (the server answers it from its watch cache) unless the first list was', async () => {
+    assert.deepEqual(await listsOf(false), [{ resourceVersion: '0', limit: 500 }, { resourceVersion: '10' }]);
+    assert.deepEqual(await listsOf(true), [
+      { resourceVersion: '0', limit: 500 },
+      { continue: 'next', limit: 500 },
+      { resourceVersion: '10', limit: 500 },
+    ]);
   });
 });
 
