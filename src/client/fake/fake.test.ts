@@ -183,13 +183,18 @@ describe('FakeTransport watches', () => {
     const fake = new FakeTransport(inner);
     fake.prependReactor('watch', 'pods', () => ({ handled: true, error: newInternalError('boom') }));
     fake.prependReactor('watch', 'nodes', () => ({ handled: true }));
+    fake.prependReactor('watch', 'services', () => {
+      throw new Error('reactor bug');
+    });
     const failed = collectWatch(fake, req('watch', 'pods'));
     const answered = collectWatch(fake, req('watch', 'nodes'));
+    const thrown = collectWatch(fake, req('watch', 'services'));
     await flushAsync();
     assert.match(String(failed.closes[0]), /boom/);
     assert.match(String(answered.closes[0]), /watch handled by a reactor without an error/);
+    assert.match(String(thrown.closes[0]), /reactor bug/);
     assert.equal(watches.length, 0);
     assert.equal(fake.activeWatches(), 0);
-    assert.equal(fake.actions.length, 2);
+    assert.equal(fake.actions.length, 3);
   });
 });

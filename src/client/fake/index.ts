@@ -6,38 +6,53 @@
  *
  * It imitates no server behaviour. The inner transport is the real API server's in-process transport
  * on memory storage (`src/testing` builds it: `newFakeTransport`), so a controller's unit test sees
- * the same defaulting, validation, admission, subresources, watch and pagination as in production
- * (DESIGN.md: the test fake must agree with the real server). This module cannot build that server
- * itself: `client` is below `apiserver` and `storage` in the layers, so what it needs of the server
- * beyond the Transport (seeding, compaction) comes in as {@link FakeServerHooks}.
+ * the same defaulting, validation, admission, graceful deletion, subresources, watch and pagination as
+ * in production (DESIGN.md: the test fake must agree with the real server; src/testing's conformance
+ * test checks it). Where client-go's fake keeps objects in its own `ObjectTracker` (testing/fixture.go),
+ * this one has the server's storage: {@link FakeTransport.seed} is the tracker's `Add`. This module
+ * cannot build that server itself: `client` is below `apiserver` and `storage` in the layers, so what
+ * it needs of the server beyond the Transport (seeding, compaction, the current revision) comes in as
+ * {@link FakeServerHooks}.
+ *
+ * What a test sees is what a client of a real server sees, e.g. a create resets status (seed objects
+ * that need one), a bound pod's delete leaves it terminating until it is deleted with
+ * `gracePeriodSeconds: 0`, writes reach watches and informers asynchronously (`flushAsync`), and
+ * watch bookmarks come every 60 s of the server's clock (step the FakeClock; there is no
+ * `sendBookmarks`).
  */
 import type { ObjectMeta } from '../../api/index.js';
 import type { RestRequest, Transport, Verb, WatchEvent, WatchStream } from '../../api/request.js';
 
-/** What a reactor decides: `handled: false` passes the request on; otherwise `error` is thrown or `result` returned. */
+/**
+ * What a reactor decides (client-go `ReactionFunc`'s `handled, ret, err`): `handled: false` passes the
+ * request on; otherwise the request rejects with `error` when it is set, else resolves to `result`.
+ */
 export interface ReactionResult {
   handled: boolean;
   result?: unknown;
-  error?: unknown;
+  error?: Error;
 }
 
-/** A fault-injection hook (client-go testing.ReactionFunc). */
+/** A fault-injection hook (client-go testing.ReactionFunc); it gets the request as the caller sent it and must not change it. */
 export type ReactionFunc = (req: RestRequest) => ReactionResult;
 
-/** Any API object (typed ones such as Pod included): apiVersion and kind select the resource. */
+/**
+ * Any API object (typed ones such as Pod included): `apiVersion` (default `v1`) and `kind` select the
+ * resource; `metadata.name` (and `metadata.namespace` for namespaced kinds) its key.
+ */
 export interface SeedObject {
   apiVersion?: string;
   kind?: string;
   metadata?: ObjectMeta;
 }
 
-/** What {@link FakeTransport} needs of the server behind its inner transport, besides requests. */
+/** What {@link FakeTransport} needs of the server behind its inner transport, besides requests (src/testing implements it). */
 export interface FakeServerHooks {
-  /** Puts objects into the server's storage as they are (see {@link FakeTransport.seed}). */
+  /** Puts objects into the server's storage as they are and resolves once its caches hold them (see {@link FakeTransport.seed}). */
   seed(objects: readonly SeedObject[]): Promise<void>;
-  /** Compacts the server's history up to its current revision. */
+  /** Compacts the server's storage and watch caches up to its current revision. */
   compact(): Promise<void>;
-  /** The server's current (newest) resourceVersion. */
+  /** The server's current (newest) storage revision, as a resourceVersion string, e.g. `'42'`. */
   resourceVersion(): string;
 }
 
@@ -52,7 +67,11 @@ interface FakeWatch {
 
 /** Records requests and runs reactors in front of an inner {@link Transport}. */
 export class FakeTransport implements Transport {
-  /** Every request, in order (watches included), as the caller sent it. */
+  /**
+   * Every request, in the order made (watches and requests answered by reactors included), as the
+   * caller sent it: `{verb, group, version, resource, namespace?, name?, subresource?, query?, body?,
+   * patchType?}` (client-go `Fake.Actions()`). Append-only until {@link clearActions}.
+   */
   readonly actions: RestRequest[] = [];
   private readonly reactors: { verb: Verb | '*'; resource: string; fn: ReactionFunc }[] = [];
   private readonly watches = new Set<FakeWatch>();
@@ -68,62 +87,75 @@ export class FakeTransport implements Transport {
   ) {}
 
   /**
-   * Puts `fn` first in the reaction chain for `verb` on `resource` (`'*'` for any; `'pods/status'`
-   * matches only that subresource, `'pods'` any request on pods). Reactors run synchronously when the
-   * request is made; the first that returns `handled: true` answers it and the server never sees it.
+   * Puts `fn` first in the reaction chain for `verb` on `resource` (client-go `Fake.PrependReactor`):
+   * `'*'` matches any verb or resource; `'pods/status'` only that subresource, `'pods'` any request on
+   * pods, subresources included. Reactors run synchronously when the request is made, newest first;
+   * the first that returns `handled: true` answers it and the server never sees it. A reactor that
+   * throws rejects the request (or ends the watch) with what it threw.
    */
   prependReactor(verb: Verb | '*', resource: string, fn: ReactionFunc): void {
     this.reactors.unshift({ verb, resource, fn });
   }
 
-  /** Empties {@link actions}. */
+  /** Empties {@link actions} (client-go `Fake.ClearActions`). */
   clearActions(): void {
     this.actions.length = 0;
   }
 
   /**
    * Stores objects in the server exactly as given (status, spec.nodeName, ownerReferences,
-   * deletionTimestamp… are kept), as a restore would, and resolves once reads and watches see them;
-   * watchers get them as ADDED (or MODIFIED when replacing). `src/testing` documents what is filled in.
+   * deletionTimestamp… are kept: not validated, not admitted), as a restore would, creating their
+   * namespaces; resolves once reads and watches see them; watchers get them as ADDED (MODIFIED when
+   * one replaces an object of the same key). Absent uid, creationTimestamp, generation and defaults
+   * are filled in (src/testing's module comment). The counterpart of client-go's `ObjectTracker.Add`
+   * (testing/fixture.go).
+   * @throws Error (the promise rejects) for a kind the server does not serve, an object without
+   *   metadata.name, or a namespaced one without metadata.namespace; an Error at once without hooks
    */
   seed(objects: readonly SeedObject[]): Promise<void> {
     return this.server('seed').seed(objects);
   }
 
-  /** Forgets the server's change history: watches and continue tokens from any resourceVersion before now get 410 Expired. */
+  /**
+   * Forgets the server's change history up to now (storage and watch caches, as its compactor does
+   * every 5 minutes): watches from an older resourceVersion, continue tokens and exact lists of one get
+   * 410 Expired.
+   * @throws Error at once without hooks
+   */
   compact(): Promise<void> {
     return this.server('compact').compact();
   }
 
-  /** The server's current (newest) resourceVersion. */
+  /**
+   * The server's current (newest) resourceVersion, e.g. `'42'`.
+   * @throws Error without hooks
+   */
   resourceVersion(): string {
     return this.server('resourceVersion').resourceVersion();
   }
 
   /**
-   * Ends every running watch as a dropped connection or a server timeout would: no more events, then
-   * `onClose(err)` on a microtask (`err` undefined: a normal end).
+   * Ends every running watch as a dropped connection (`err` set) or a server-side timeout (`err`
+   * undefined) would: no more events are delivered, the server's watch is stopped, then `onClose(err)`
+   * runs on a microtask. Like client-go's `FakeControllerSource.ResetWatch`
+   * (tools/cache/testing/fake_controller_source.go); the server keeps running.
    */
   closeWatches(err?: unknown): void {
     for (const w of [...this.watches]) this.end(w, err, true);
   }
 
-  /** Number of running watches (started, not yet ended by either side). */
+  /** Number of running watches: started through this transport and not yet ended by either side. */
   activeWatches(): number {
     return this.watches.size;
   }
 
-  request(req: RestRequest): Promise<unknown> {
+  /** Records `req`, runs the reactors (synchronously: an async function runs until its first await), else the inner transport. */
+  async request(req: RestRequest): Promise<unknown> {
     this.actions.push(req);
-    let reaction: ReactionResult | undefined;
-    try {
-      reaction = this.react(req);
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
+    const reaction = this.react(req);
     if (!reaction) return this.inner.request(req);
-    if (reaction.error !== undefined) return Promise.reject(reaction.error as Error);
-    return Promise.resolve(reaction.result);
+    if (reaction.error !== undefined) throw reaction.error;
+    return reaction.result;
   }
 
   /**
@@ -139,7 +171,8 @@ export class FakeTransport implements Transport {
     try {
       reaction = this.react(req);
     } catch (err) {
-      reaction = { handled: true, error: err };
+      this.end(w, err, true);
+      return { stop };
     }
     if (reaction) {
       this.end(w, reaction.error ?? new Error('watch handled by a reactor without an error'), true);
