@@ -73,7 +73,7 @@ const daemonSet = (image: string): DaemonSet => ({
   spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image }] } } },
 });
 
-describe('the fake agrees with the real server', () => {
+describe('the fake agrees with the real server', { timeout: 60_000 }, () => {
   test('a create is defaulted (pod defaults, DefaultTolerationSeconds) and its status reset', async () => {
     const created = (await agreed((cs) => cs.core.pods('ns').create({ ...pod('p'), status: { phase: 'Running', podIP: '10.0.0.1' } }))) as Pod;
     const spec = created.spec;

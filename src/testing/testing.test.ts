@@ -32,7 +32,7 @@ function watchPods(cs: ReturnType<typeof newClientset>, resourceVersion: string)
   return { events, closes, stream };
 }
 
-describe('newFakeServer seeding', () => {
+describe('newFakeServer seeding', { timeout: 60_000 }, () => {
   test('seeded objects are stored as given, with what every stored object has filled in, in a namespace that is created', async () => {
     const { fake, cs } = await setup();
     await fake.seed([boundPod('p')]);
@@ -67,7 +67,7 @@ describe('newFakeServer seeding', () => {
   });
 });
 
-describe('newFakeServer history and watches', () => {
+describe('newFakeServer history and watches', { timeout: 60_000 }, () => {
   test('compact: a watch from an older resourceVersion gets 410 Expired, one from now runs', async () => {
     const { fake, cs } = await setup();
     const before = fake.resourceVersion();

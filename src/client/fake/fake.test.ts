@@ -53,7 +53,7 @@ function collectWatch(fake: FakeTransport, r: RestRequest) {
   return { events, closes, stream };
 }
 
-describe('FakeTransport requests', () => {
+describe('FakeTransport requests', { timeout: 60_000 }, () => {
   test('passes requests to the inner transport and records every one, watches included', async () => {
     const { inner, served } = stubServer();
     const fake = new FakeTransport(inner);
@@ -128,7 +128,7 @@ describe('FakeTransport requests', () => {
   });
 });
 
-describe('FakeTransport watches', () => {
+describe('FakeTransport watches', { timeout: 60_000 }, () => {
   test('events pass through until stop; stop ends the inner watch and calls onClose once', () => {
     const { inner, watches } = stubServer();
     const fake = new FakeTransport(inner);
