@@ -88,7 +88,7 @@ export async function newFakeTransport(opts: FakeServerOptions = {}): Promise<Fa
  * @throws Error for a kind the server does not serve, or a namespaced object without a namespace
  */
 export async function seedObjects(server: ApiServer, backend: MemoryBackend, clock: Clock, rand: Rand, objects: readonly SeedObject[]): Promise<void> {
-  const seeded = objects.map((o) => ({ obj: o as KubeObject, strategy: strategyOf(server, o) }));
+  const seeded = objects.map((o) => inStoredVersion(server, o));
   const seededNamespaces = new Set(seeded.filter((s) => isNamespace(s.strategy)).map((s) => s.obj.metadata?.name));
   for (const { obj, strategy } of seeded) {
     const ns = obj.metadata?.namespace;
@@ -103,6 +103,20 @@ export async function seedObjects(server: ApiServer, backend: MemoryBackend, clo
     else await backend.create(key, encodeForStorage(stored));
   }
   await server.waitUntilFresh();
+}
+
+/**
+ * `obj` as its resource stores it, with the strategy of that resource: an object of a version that is
+ * a view of another (see `versionView`) is converted to the stored version, as the server converts
+ * request bodies.
+ */
+function inStoredVersion(server: ApiServer, obj: SeedObject): { obj: KubeObject; strategy: ResourceStrategy } {
+  const strategy = strategyOf(server, obj);
+  if (!strategy.view) return { obj: obj as KubeObject, strategy };
+  const { storage, conversion } = strategy.view;
+  const base = server.resources().find((s) => !s.view && s.info.group === storage.group && s.info.resource === storage.resource);
+  if (!base) throw new Error(`seed: ${storage.group}/${storage.resource}, which stores ${strategy.info.kind}, is not served`);
+  return { obj: conversion.toStorage(clone(obj as KubeObject)), strategy: base };
 }
 
 /** The strategy serving `obj`'s apiVersion and kind. */

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from '../api/index.js';
+import type { KubeObject, Pod } from '../api/index.js';
+import { versionView } from '../apiserver/registry/strategy.js';
 import { newClientset, type WatchEvent } from '../client/index.js';
 import { isResourceExpired } from '../machinery/errors/index.js';
 import { FakeClock, flushAsync } from '../util/clock/index.js';
@@ -58,6 +59,21 @@ describe('newFakeServer seeding', { timeout: 60_000 }, () => {
     assert.deepEqual(w.events, ['ADDED p', 'MODIFIED p']);
     assert.equal((await cs.core.pods('ns').get('p')).status?.phase, 'Succeeded');
     w.stream.stop();
+  });
+
+  test('an object in a version served as a view of another is stored converted to the stored version', async () => {
+    const { server, fake, cs } = await setup();
+    const base = server.resources().find((s) => s.info.group === '' && s.info.resource === 'configmaps')!;
+    /** Moves the top-level field `from` to `to`. */
+    const rename = (from: string, to: string) => (obj: KubeObject): KubeObject => {
+      const { [from]: value, ...rest } = obj;
+      return { ...rest, [to]: value };
+    };
+    await server.addResource(versionView(base, { ...base.info, version: 'v2' }, { toStorage: rename('values', 'data'), fromStorage: rename('data', 'values') }));
+    const inV2: KubeObject = { apiVersion: 'v2', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' }, values: { a: '1' } };
+    await fake.seed([inV2]);
+    const stored = await cs.core.configMaps('ns').get('c');
+    assert.deepEqual([stored.apiVersion, stored.data], ['v1', { a: '1' }]);
   });
 
   test('a kind the server does not serve, or a namespaced object without a namespace, is refused', async () => {
