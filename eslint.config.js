@@ -72,6 +72,9 @@ export const layerZones = [
       message: 'controllers do not import each other; share code through src/controller/*.ts.',
     })),
   ),
+  // Test support builds the real API server behind the test fake: only tests may import it (the
+  // override below exempts *.test.ts, test/ and src/**/testing/**).
+  { target: './src', from: './src/testing', message: 'only tests import src/testing (the real API server behind the test fake).' },
 ];
 
 export default tseslint.config(

@@ -208,6 +208,28 @@ export class ApiServer {
   }
 
   /**
+   * Resolves once every watch cache holds every change up to `revision` (default: the backend's
+   * current one). Reads wait for this themselves; it is for code that writes to the backend directly
+   * (a restore, test seeding) and must not answer before the caches saw it.
+   */
+  waitUntilFresh(revision = this.currentRevision()): Promise<void> {
+    return this.feed.waitUntilFresh(revision);
+  }
+
+  /**
+   * Compacts storage up to `revision` and drops the same history from the watch caches, at once, as
+   * the compactor does every {@link COMPACTION_INTERVAL_MS}: a watch from a compacted revision gets
+   * 410 Expired whether storage or the cache would have served it (etcd3/compact.go). A revision at
+   * or below the compacted one does nothing. For tests that expire history without stepping the clock.
+   */
+  async compact(revision: number): Promise<void> {
+    const backend = this.opts.backend;
+    if (revision <= backend.compactedRevision()) return;
+    await backend.compact(revision);
+    this.feed.compacted(revision);
+  }
+
+  /**
    * Runs a non-watch request. Throws StatusError: 404 for an unknown group/version/resource or
    * subresource, 405 for a verb the resource does not serve, and whatever the store decides.
    */

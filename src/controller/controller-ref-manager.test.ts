@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, Pod, ReplicaSet } from '../api/index.js';
 import { newClientset } from '../client/index.js';
-import { FakeTransport } from '../client/fake/index.js';
+import { newFakeTransport } from '../testing/index.js';
 import { newNotFound } from '../machinery/errors/index.js';
 import { selectorFromLabelSelector } from '../machinery/labels/index.js';
 import { FakeClock } from '../util/clock/index.js';
@@ -70,9 +70,11 @@ describe('claimPods', () => {
 describe('canAdoptByUncachedGet and claimReplicaSets through the API', () => {
   test('re-checks the owner with a GET, adopts with a strategic merge patch', async () => {
     const clock = new FakeClock();
-    const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', uid: 'd-uid' }, spec: { selector: { matchLabels: { app: 'a' } } } };
-    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'ns', labels: { app: 'a' } }, spec: { selector: { matchLabels: { app: 'a' } } } };
-    const transport = new FakeTransport({ clock, objects: [d, rs] as KubeObject[] });
+    // Valid objects: the server validates the adoption patch's result.
+    const spec = { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } };
+    const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', uid: 'd-uid' }, spec };
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'ns', labels: { app: 'a' } }, spec };
+    const transport = await newFakeTransport({ clock, objects: [d, rs] as KubeObject[] });
     const client = newClientset(transport);
     const cached = await client.apps.replicaSets('ns').get('rs');
     const canAdopt = canAdoptByUncachedGet(d, 'Deployment', (n) => client.apps.deployments('ns').get(n));

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReplicaSet } from '../api/index.js';
 import { newClientset } from '../client/index.js';
-import { FakeTransport } from '../client/fake/index.js';
+import { newFakeTransport } from '../testing/index.js';
 import { FakeClock } from '../util/clock/index.js';
 import { EventRecorder } from '../client/record/index.js';
 import { silentLogger } from '../util/runtime/index.js';
@@ -70,7 +70,7 @@ describe('RealPodControl', () => {
 
   test('creates and deletes pods and records events', async () => {
     const clock = new FakeClock();
-    const transport = new FakeTransport({ clock });
+    const transport = await newFakeTransport({ clock, namespaces: ['ns'] });
     const client = newClientset(transport);
     const recorder = new EventRecorder(client, { component: 'replicaset-controller', clock, logger: silentLogger });
     const pc = new RealPodControl(client, recorder);
@@ -96,7 +96,7 @@ describe('RealPodControl', () => {
   });
 
   test('refuses templates without labels', async () => {
-    const client = newClientset(new FakeTransport());
+    const client = newClientset(await newFakeTransport());
     const pc = new RealPodControl(client, new EventRecorder(client, { component: 'x', clock: new FakeClock(), logger: silentLogger }));
     await assert.rejects(pc.createPods('ns', { spec: { containers: [] } }, rs, ref), /no labels/);
   });

@@ -4,9 +4,10 @@ import type { Pod } from '../api/index.js';
 import { newInternalError, newResourceExpired } from '../machinery/errors/index.js';
 import { FakeClock, flushAsync } from '../util/clock/index.js';
 import type { Rand } from '../util/random/index.js';
-import { newClientset, PODS } from '../client/index.js';
-import { FakeTransport } from '../client/fake/index.js';
+import { newClientset, PODS, type ListOptions } from '../client/index.js';
+import { newFakeTransport } from '../testing/index.js';
 import { DeletedFinalStateUnknown } from './indexer.js';
+import { Reflector, type ListerWatcher } from './reflector.js';
 import { SharedIndexInformer, type ResourceEventHandler } from './shared-informer.js';
 import { newSharedInformerFactory } from './factory.js';
 import { handledErrorsTotal } from '../util/runtime/index.js';
@@ -15,12 +16,19 @@ import { handledErrorsTotal } from '../util/runtime/index.js';
 const noJitter: Rand = { float: () => 0, int: () => 0, uuid: () => '00000000-0000-4000-8000-000000000000' };
 
 function pod(name: string, ns = 'ns'): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns }, spec: { containers: [] } };
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns }, spec: { containers: [{ name: 'c', image: 'i' }] } };
 }
 
-function setup(pageSize?: number) {
+/**
+ * An informer on pods over the test fake (the real API server). `rv(n)` is the resourceVersion of the
+ * n-th write the test makes: the server has already written its default namespaces, `ns` and the
+ * `kubernetes` service.
+ */
+async function setup(pageSize?: number) {
   const clock = new FakeClock(0);
-  const fake = new FakeTransport({ clock });
+  const fake = await newFakeTransport({ clock, namespaces: ['ns'] });
+  const base = Number(fake.resourceVersion());
+  const rv = (n: number): string => String(base + n);
   const cs = newClientset(fake);
   const errors: unknown[] = [];
   const informer = new SharedIndexInformer<Pod>(cs.core.pods(), { clock, rand: noJitter, pageSize, onError: (e) => errors.push(e) });
@@ -33,13 +41,13 @@ function setup(pageSize?: number) {
   };
   informer.addEventHandler(handler);
   const requests = (verb: string) => fake.actions.filter((a) => a.verb === verb).map((a) => a.query ?? {});
-  return { clock, fake, cs, informer, log, errors, requests };
+  return { clock, fake, cs, informer, log, errors, requests, rv };
 }
 
 describe('SharedIndexInformer + Reflector', () => {
   test('initial paginated list at resourceVersion 0, then watch from the list resourceVersion', async () => {
-    const { fake, informer, log, requests } = setup(2);
-    fake.seed(['a', 'b', 'c', 'd', 'e'].map((n) => pod(n)));
+    const { fake, informer, log, requests, rv } = await setup(2);
+    await fake.seed(['a', 'b', 'c', 'd', 'e'].map((n) => pod(n)));
     informer.run();
     assert.equal(informer.hasSynced(), false);
     assert.equal(await informer.waitForSync(), true);
@@ -50,25 +58,25 @@ describe('SharedIndexInformer + Reflector', () => {
       { continue: requests('list')[2]?.continue, limit: '2' },
     ]);
     await flushAsync();
-    assert.deepEqual(requests('watch'), [{ resourceVersion: '5', allowWatchBookmarks: 'true', timeoutSeconds: '300' }]);
+    assert.deepEqual(requests('watch'), [{ resourceVersion: rv(5), allowWatchBookmarks: 'true', timeoutSeconds: '300' }]);
     assert.equal(informer.lister().namespace('ns').list().length, 5);
     assert.ok(Object.isFrozen(informer.getIndexer().getByKey('ns/a')));
     informer.stop();
   });
 
   test('watch events reach the cache and the handlers in order; late handlers get synthetic adds', async () => {
-    const { cs, informer, log } = setup();
+    const { cs, informer, log, rv } = await setup();
     informer.run();
     await informer.waitForSync();
     await flushAsync();
     await cs.core.pods('ns').create(pod('a'));
     await cs.core.pods('ns').patch('a', 'application/merge-patch+json', { metadata: { labels: { x: '1' } } });
     await cs.core.pods('ns').create(pod('b'));
-    await cs.core.pods('ns').delete('b');
+    await cs.core.pods('ns').delete('b'); // unscheduled: marked with grace 0, then removed
     await flushAsync();
-    assert.deepEqual(log, ['add a', 'update a 1->2', 'add b', 'delete b']);
+    assert.deepEqual(log, ['add a', `update a ${rv(1)}->${rv(2)}`, 'add b', `update b ${rv(3)}->${rv(4)}`, 'delete b']);
     assert.deepEqual(informer.lister().get('ns/a')?.metadata?.labels, { x: '1' });
-    assert.equal(informer.lastSyncResourceVersion(), '4');
+    assert.equal(informer.lastSyncResourceVersion(), rv(5));
 
     const late: string[] = [];
     informer.addEventHandler({ add: (p) => late.push(p.metadata?.name ?? '') });
@@ -77,26 +85,27 @@ describe('SharedIndexInformer + Reflector', () => {
   });
 
   test('bookmarks advance the resourceVersion; a normal close rewatches from it at once', async () => {
-    const { clock, fake, cs, informer, requests } = setup();
+    const { clock, cs, informer, requests, rv } = await setup();
     informer.run();
     await informer.waitForSync();
     await flushAsync();
     await cs.core.nodes().create({ metadata: { name: 'n1' } }); // another resource moves the global revision
-    fake.sendBookmarks();
+    await flushAsync(); // the server's watch cache sees the write
+    clock.step(60 * 1000); // the server sends bookmarks every minute
     await flushAsync();
-    assert.equal(informer.lastSyncResourceVersion(), '1');
-    clock.step(300 * 1000); // the watch's timeoutSeconds
+    assert.equal(informer.lastSyncResourceVersion(), rv(1));
+    clock.step(240 * 1000); // the watch's timeoutSeconds (300 s) are up
     await flushAsync();
     assert.deepEqual(
       requests('watch').map((q) => q.resourceVersion),
-      ['0', '1'],
-      'the first watch starts from the empty list at revision 0, the second from the bookmark',
+      [rv(0), rv(1)],
+      'the first watch starts from the empty list, the second from the bookmark',
     );
     informer.stop();
   });
 
   test('410 on the watch relists after the backoff; objects deleted meanwhile become DeletedFinalStateUnknown', async () => {
-    const { clock, fake, cs, informer, log, requests } = setup();
+    const { clock, fake, cs, informer, log, requests, rv } = await setup();
     await cs.core.pods('ns').create(pod('a'));
     await cs.core.pods('ns').create(pod('b'));
     informer.run();
@@ -104,9 +113,9 @@ describe('SharedIndexInformer + Reflector', () => {
     await flushAsync();
     clock.step(5000);
     fake.closeWatches(new Error('connection reset')); // the reflector is now between watches…
-    await cs.core.pods('ns').delete('b'); // …and misses this
+    await cs.core.pods('ns').delete('b'); // …and misses this (rv 3: marked with grace 0; rv 4: removed)
     await cs.core.pods('ns').patch('a', 'application/merge-patch+json', { metadata: { labels: { x: '1' } } });
-    fake.compact(); // and its revision is gone from the history
+    await fake.compact(); // and its revision is gone from the history
     await flushAsync();
     assert.equal(requests('watch').length, 1, 'waits for the backoff before rewatching');
     clock.step(800);
@@ -117,17 +126,18 @@ describe('SharedIndexInformer + Reflector', () => {
     await flushAsync();
     assert.deepEqual(
       requests('list').map((q) => q.resourceVersion),
-      ['0', '2'],
+      ['0', rv(2)],
       'relists at the last synced revision',
     );
-    assert.deepEqual(log, ['add a', 'add b', 'update a 1->4', 'tombstone ns/b @2']);
+    assert.deepEqual(requests('list')[1], { resourceVersion: rv(2) }, 'not paged: the server answers from its watch cache, not from compacted storage');
+    assert.deepEqual(log, ['add a', 'add b', `update a ${rv(1)}->${rv(5)}`, `tombstone ns/b @${rv(2)}`]);
     assert.equal(informer.lister().get('ns/b'), undefined);
-    assert.deepEqual(requests('watch').at(-1)?.resourceVersion, '4');
+    assert.deepEqual(requests('watch').at(-1)?.resourceVersion, rv(5));
     informer.stop();
   });
 
   test('a 410 on the list retries at once at resourceVersion ""', async () => {
-    const { fake, informer, requests } = setup();
+    const { fake, informer, requests } = await setup();
     let failed = false;
     fake.prependReactor('list', 'pods', (req) => {
       if (req.query?.resourceVersion !== '0' || failed) return { handled: false };
@@ -143,7 +153,7 @@ describe('SharedIndexInformer + Reflector', () => {
   });
 
   test('watch errors back off exponentially (800 ms, 1.6 s, 3.2 s …), reset after 2 minutes quiet', async () => {
-    const { clock, fake, informer, errors, requests } = setup();
+    const { clock, fake, informer, errors, requests } = await setup();
     let failing = true;
     fake.prependReactor('watch', 'pods', () => (failing ? { handled: true, error: newInternalError('boom') } : { handled: false }));
     informer.run();
@@ -181,7 +191,7 @@ describe('SharedIndexInformer + Reflector', () => {
   });
 
   test('a watch closing at once without events counts as an error (no spinning)', async () => {
-    const { clock, fake, informer, requests } = setup();
+    const { clock, fake, informer, requests } = await setup();
     informer.run();
     await informer.waitForSync();
     await flushAsync();
@@ -195,7 +205,7 @@ describe('SharedIndexInformer + Reflector', () => {
   });
 
   test('stop() ends the watch and nothing more reaches the cache', async () => {
-    const { cs, fake, informer, log } = setup();
+    const { cs, fake, informer, log } = await setup();
     informer.run();
     await informer.waitForSync();
     await flushAsync();
@@ -208,7 +218,7 @@ describe('SharedIndexInformer + Reflector', () => {
 
   test('a throwing handler does not stop the others', async () => {
     const clock = new FakeClock(0);
-    const fake = new FakeTransport({ clock, objects: [pod('a')] });
+    const fake = await newFakeTransport({ clock, objects: [pod('a')] });
     const thrown: unknown[] = [];
     const informer = new SharedIndexInformer<Pod>(newClientset(fake).core.pods(), { clock, rand: noJitter, onHandlerError: (e) => thrown.push(e) });
     const seen: string[] = [];
@@ -227,7 +237,7 @@ describe('SharedIndexInformer + Reflector', () => {
 
   test('by default a throwing handler is logged and counted, never an uncaught exception', async () => {
     const clock = new FakeClock(0);
-    const fake = new FakeTransport({ clock, objects: [pod('a')] });
+    const fake = await newFakeTransport({ clock, objects: [pod('a')] });
     const informer = new SharedIndexInformer<Pod>(newClientset(fake).core.pods(), { clock, rand: noJitter, name: 'pods' });
     const count = async (): Promise<number> => (await handledErrorsTotal.get()).values.find((v) => v.labels.component === 'informer')?.value ?? 0;
     const before = await count();
@@ -248,10 +258,45 @@ describe('SharedIndexInformer + Reflector', () => {
   });
 });
 
+describe('Reflector list paging', () => {
+  /** The lists a reflector makes: first at '0' (in pages when `paged`), then, after its watch got 410, at the list's resourceVersion. */
+  async function listsOf(paged: boolean): Promise<ListOptions[]> {
+    const clock = new FakeClock(0);
+    const lists: ListOptions[] = [];
+    const lw: ListerWatcher<Pod> = {
+      list: (opts) => {
+        lists.push(opts);
+        const more = paged && opts.resourceVersion === '0';
+        return Promise.resolve({ items: [], metadata: { resourceVersion: '10', ...(more ? { continue: 'next' } : {}) } });
+      },
+      watch: (_opts, _onEvent, onClose) => {
+        queueMicrotask(() => onClose(newResourceExpired('too old resource version: 10 (11)')));
+        return { stop: () => undefined };
+      },
+    };
+    const reflector = new Reflector<Pod>({ listerWatcher: lw, store: { replace() {}, add() {}, update() {}, delete() {} }, clock, rand: noJitter });
+    reflector.run();
+    await flushAsync();
+    clock.step(800); // the backoff after the 410
+    await flushAsync();
+    reflector.stop();
+    return lists;
+  }
+
+  test('a relist at a resourceVersion is not paged (the server answers it from its watch cache) unless the first list was', async () => {
+    assert.deepEqual(await listsOf(false), [{ resourceVersion: '0', limit: 500 }, { resourceVersion: '10' }]);
+    assert.deepEqual(await listsOf(true), [
+      { resourceVersion: '0', limit: 500 },
+      { continue: 'next', limit: 500 },
+      { resourceVersion: '10', limit: 500 },
+    ]);
+  });
+});
+
 describe('SharedInformerFactory', () => {
   test('one informer per resource; start, waitForCacheSync, shutdown', async () => {
     const clock = new FakeClock(0);
-    const fake = new FakeTransport({ clock, objects: [pod('a'), { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }] });
+    const fake = await newFakeTransport({ clock, objects: [pod('a'), { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }] });
     const factory = newSharedInformerFactory(newClientset(fake), { clock, rand: noJitter });
     assert.equal(factory.core.pods(), factory.forResource<Pod>(PODS));
     const nodes = factory.core.nodes();
@@ -267,7 +312,7 @@ describe('SharedInformerFactory', () => {
 
   test('waitForCacheSync resolves false when aborted before sync; namespace restricts lists', async () => {
     const clock = new FakeClock(0);
-    const fake = new FakeTransport({ clock, objects: [pod('a', 'x'), pod('b', 'y')] });
+    const fake = await newFakeTransport({ clock, objects: [pod('a', 'x'), pod('b', 'y')] });
     fake.prependReactor('list', 'pods', (req) => (req.namespace === 'y' ? { handled: false } : { handled: true, error: newInternalError('down') }));
     const ac = new AbortController();
     const blocked = newSharedInformerFactory(newClientset(fake), { clock, rand: noJitter });

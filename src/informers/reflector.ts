@@ -2,11 +2,14 @@
  * The reflector: keeps a store equal to the server's state of one resource by list-then-watch
  * (client-go tools/cache/reflector.go `ListAndWatch`, pager.go).
  *
- * 1. **List** in pages of 500 at {@link Reflector.relistResourceVersion}: `'0'` the first time (any
- *    cached state will do), then the last synced resourceVersion, or `''` (a consistent read) after the
- *    server answered 410 Expired for that version — in which case the list is retried at once at `''`.
- *    If a continuation page expires, the pages are dropped and one unpaginated list is made instead.
- *    The items replace the store's content.
+ * 1. **List** at {@link Reflector.relistResourceVersion}: `'0'` the first time (any cached state will
+ *    do), then the last synced resourceVersion, or `''` (a consistent read) after the server answered
+ *    410 Expired for that version — in which case the list is retried at once at `''`. Lists at `'0'`
+ *    and `''` come in pages of 500; a list at a given resourceVersion is not paged, so the server
+ *    answers it from its watch cache (a paged one is an exact read from storage, which 410s once that
+ *    revision is compacted), unless {@link ReflectorOptions.pageSize} is set or the first list came
+ *    back in pages (the server pages this resource itself). If a continuation page expires, the pages
+ *    are dropped and one unpaginated list is made instead. The items replace the store's content.
  * 2. **Watch** from the list's resourceVersion with `allowWatchBookmarks=true` and a random server
  *    timeout of 300–600 s. Every event (bookmarks included) advances the last synced resourceVersion.
  * 3. When the watch ends:
@@ -50,7 +53,10 @@ export interface ReflectorOptions<T> {
   clock: Clock;
   /** For the watch timeout and backoff jitter. */
   rand: Rand;
-  /** Items per list page (default 500, as upstream's pager). */
+  /**
+   * Items per list page for every list (upstream's `WatchListPageSize`). Default: 500 (upstream's
+   * pager) for lists at `'0'` and `''`, none at a given resourceVersion (see the module comment).
+   */
   pageSize?: number;
   /** Receives list and watch failures (the reflector recovers from them by itself). */
   onError?: (err: unknown) => void;
@@ -73,6 +79,8 @@ export class Reflector<T extends MetaObject> {
   private lastSyncRV = '';
   /** Set after the server said the last synced resourceVersion is too old for a list (410). */
   private lastSyncRVUnavailable = false;
+  /** The first list (at `'0'`) came back in pages: the server pages this resource even from its cache. */
+  private paginatedResult = false;
   private running = false;
   private stopped = false;
   private stopCurrent: (() => void) | undefined;
@@ -157,17 +165,31 @@ export class Reflector<T extends MetaObject> {
     this.lastSyncRV = listRV;
   }
 
+  /**
+   * The page size of a list at `resourceVersion`, undefined for none (reflector.go `ListAndWatch`: an
+   * explicit WatchListPageSize, else the pager's default when the first list was paginated, else none at
+   * a resourceVersion other than `''` and `'0'`, "to force listing from watch cache").
+   */
+  private pageSizeFor(resourceVersion: string): number | undefined {
+    if (this.opts.pageSize !== undefined) return this.opts.pageSize;
+    if (this.paginatedResult || resourceVersion === '' || resourceVersion === '0') return DEFAULT_PAGE_SIZE;
+    return undefined;
+  }
+
   /** Lists every page (pager.go with FullListIfExpired). */
   private async listPages(resourceVersion: string): Promise<KubeList<T>> {
     const lw = this.opts.listerWatcher;
-    const first = await lw.list({ resourceVersion, limit: this.opts.pageSize ?? DEFAULT_PAGE_SIZE });
+    const limit = this.pageSizeFor(resourceVersion);
+    if (limit === undefined) return lw.list({ resourceVersion });
+    const first = await lw.list({ resourceVersion, limit });
     if (!first.metadata.continue) return first;
+    if (resourceVersion === '0') this.paginatedResult = true;
     const items = first.items.slice();
     let page = first;
     while (page.metadata.continue) {
       try {
         // Continuations carry the snapshot in the token; a resourceVersion with them is an error upstream.
-        page = await lw.list({ continue: page.metadata.continue, limit: this.opts.pageSize ?? DEFAULT_PAGE_SIZE });
+        page = await lw.list({ continue: page.metadata.continue, limit });
       } catch (err) {
         // The snapshot was compacted between pages: take one unpaginated consistent list instead.
         if (!isResourceExpired(err)) throw err;

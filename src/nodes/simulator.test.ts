@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, Node, Pod } from '../api/index.js';
 import { newClientset } from '../client/index.js';
-import { FakeTransport } from '../client/fake/index.js';
+import { newFakeTransport } from '../testing/index.js';
 import { newSharedInformerFactory } from '../informers/index.js';
 import { newConflict } from '../machinery/errors/index.js';
 import { FakeClock, flushAsync, formatTime, parseTime } from '../util/clock/index.js';
@@ -20,9 +20,9 @@ function boundPod(name: string, nodeName: string, extra: Partial<Pod['metadata']
   };
 }
 
-function setup(objects: KubeObject[] = [], stageOpts: Parameters<typeof defaultStages>[0] = { podReadyJitterMs: 0 }) {
+async function setup(objects: KubeObject[] = [], stageOpts: Parameters<typeof defaultStages>[0] = { podReadyJitterMs: 0 }) {
   const clock = new FakeClock();
-  const transport = new FakeTransport({ clock, objects });
+  const transport = await newFakeTransport({ clock, objects });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const sim = new NodeSimulator({ client, informers, clock, rand: new SeededRand(9), stages: defaultStages(stageOpts) });
@@ -47,7 +47,7 @@ function setup(objects: KubeObject[] = [], stageOpts: Parameters<typeof defaultS
 
 describe('NodeSimulator', () => {
   test('addNode registers a Node shaped like a kubelet registration', async () => {
-    const s = setup();
+    const s = await setup();
     await s.sim.addNode({ name: 'n1', labels: { zone: 'a' }, taints: [{ key: 'k', effect: 'NoSchedule' }] });
     const node = await s.client.core.nodes().get('n1');
     assert.equal(node.metadata?.annotations?.[SIMULATED_ANNOTATION], 'true');
@@ -80,7 +80,7 @@ describe('NodeSimulator', () => {
   });
 
   test('keeps a Lease per node and renews it every 10 s of clock time', async () => {
-    const s = setup();
+    const s = await setup();
     await s.sim.addNode({ name: 'n1' });
     const leases = s.client.coordination.leases('kube-node-lease');
     const lease = async () => leases.get('n1').catch(() => undefined);
@@ -102,7 +102,7 @@ describe('NodeSimulator', () => {
   });
 
   test('a bound pod goes Pending → Running/Ready after the stage delay', async () => {
-    const s = setup([boundPod('p', 'n1')] as KubeObject[]);
+    const s = await setup([boundPod('p', 'n1')] as KubeObject[]);
     await s.sim.addNode({ name: 'n1' });
     await s.settle(() => Promise.resolve(s.sim.nodeNames().includes('n1')));
     await s.clock.stepAsync(499);
@@ -119,7 +119,7 @@ describe('NodeSimulator', () => {
   });
 
   test('a status write that conflicts is retried from the latest object', async () => {
-    const s = setup([boundPod('p', 'n1')] as KubeObject[]);
+    const s = await setup([boundPod('p', 'n1')] as KubeObject[]);
     let conflicts = 0;
     s.transport.prependReactor('update', 'pods/status', () => {
       if (conflicts > 0) return { handled: false };
@@ -133,7 +133,7 @@ describe('NodeSimulator', () => {
   });
 
   test('pods bound to a node that does not exist stay Pending', async () => {
-    const s = setup([boundPod('p', 'ghost')] as KubeObject[]);
+    const s = await setup([boundPod('p', 'ghost')] as KubeObject[]);
     await s.sim.addNode({ name: 'n1' });
     await s.clock.stepAsync(10_000);
     assert.equal((await s.pod('p')).status?.phase, 'Pending');
@@ -142,7 +142,7 @@ describe('NodeSimulator', () => {
 
   test('a Job pod completes after running', async () => {
     const job = boundPod('j', 'n1', { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'job', uid: 'job-uid', controller: true }] });
-    const s = setup([job] as KubeObject[]);
+    const s = await setup([job] as KubeObject[]);
     await s.sim.addNode({ name: 'n1' });
     await s.settle(async () => (await s.pod('j')).status?.phase === 'Succeeded', 250);
     const cs = (await s.pod('j')).status?.containerStatuses?.[0];
@@ -153,7 +153,7 @@ describe('NodeSimulator', () => {
 
   test('a terminating pod is removed after its grace period (capped), not before', async () => {
     const terminating = boundPod('t', 'n1', { deletionTimestamp: '2025-01-01T00:00:02Z', deletionGracePeriodSeconds: 2 });
-    const s = setup([terminating] as KubeObject[], { podReadyJitterMs: 0, podDeleteDelayMs: 60_000 });
+    const s = await setup([terminating] as KubeObject[], { podReadyJitterMs: 0, podDeleteDelayMs: 60_000 });
     await s.sim.addNode({ name: 'n1' });
     await s.settle(() => Promise.resolve(s.sim.nodeNames().includes('n1')));
     await s.clock.stepAsync(1_999);
@@ -164,7 +164,7 @@ describe('NodeSimulator', () => {
   });
 
   test('a Node created by hand is adopted', async () => {
-    const s = setup();
+    const s = await setup();
     const manual: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'hand', labels: { role: 'x' } } };
     await s.client.core.nodes().create(manual);
     await s.settle(async () => {
@@ -186,14 +186,14 @@ describe('NodeSimulator', () => {
       metadata: { name: 'real' },
       status: { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }] },
     };
-    const s = setup([real as KubeObject]);
+    const s = await setup([real as KubeObject]);
     await s.clock.stepAsync(20_000);
     assert.deepEqual(s.sim.nodeNames(), []);
     await s.stop();
   });
 
   test('heartbeats refresh lastHeartbeatTime every 5 minutes', async () => {
-    const s = setup();
+    const s = await setup();
     await s.sim.addNode({ name: 'n1' });
     const beat = async () => (await s.client.core.nodes().get('n1')).status?.conditions?.find((c) => c.type === 'Ready')?.lastHeartbeatTime;
     await s.settle(async () => (await beat()) !== undefined);
@@ -207,7 +207,7 @@ describe('NodeSimulator', () => {
 
 describe('NodeSimulator failure paths', () => {
   /** Steps 100 ms at a time for `ms`, recording every change of `observe()` with its time (s since start). */
-  async function timeline(s: ReturnType<typeof setup>, ms: number, observe: () => Promise<string>): Promise<Array<[number, string]>> {
+  async function timeline(s: Awaited<ReturnType<typeof setup>>, ms: number, observe: () => Promise<string>): Promise<Array<[number, string]>> {
     const t0 = s.clock.now();
     const seen: Array<[number, string]> = [];
     for (let t = 0; t <= ms; t += 100) {
@@ -222,7 +222,7 @@ describe('NodeSimulator failure paths', () => {
   test('an image containing "doesnotexist": ErrImagePull, ImagePullBackOff, pulls again after 10 s, 20 s, 40 s; never Ready', async () => {
     const pod = boundPod('bad', 'n1');
     pod.spec = { nodeName: 'n1', containers: [{ name: 'app', image: 'nginx:doesnotexist' }, { name: 'side', image: 'busybox' }] };
-    const s = setup();
+    const s = await setup();
     await s.sim.addNode({ name: 'n1' });
     await s.settle(() => Promise.resolve(s.sim.nodeNames().includes('n1')));
     await s.client.core.pods('default').create(pod);
@@ -254,7 +254,7 @@ describe('NodeSimulator failure paths', () => {
   });
 
   test('annotation kubeplane.io/simulate=CrashLoopBackOff: Error, immediate restart, then back-off 10 s, 20 s, 40 s', async () => {
-    const s = setup([boundPod('crash', 'n1', { uid: 'u-crash', annotations: { 'kubeplane.io/simulate': 'CrashLoopBackOff' } })] as KubeObject[]);
+    const s = await setup([boundPod('crash', 'n1', { uid: 'u-crash', annotations: { 'kubeplane.io/simulate': 'CrashLoopBackOff' } })] as KubeObject[]);
     await s.sim.addNode({ name: 'n1' });
     await s.settle(() => Promise.resolve(s.sim.nodeNames().includes('n1')));
     const seen = await timeline(s, 40_000, async () => {
@@ -286,7 +286,7 @@ describe('NodeSimulator failure paths', () => {
   test('a crashing pod with restartPolicy Never fails', async () => {
     const pod = boundPod('once', 'n1', { annotations: { 'kubeplane.io/simulate': 'CrashLoopBackOff' } });
     pod.spec = { ...pod.spec!, restartPolicy: 'Never' };
-    const s = setup([pod] as KubeObject[]);
+    const s = await setup([pod] as KubeObject[]);
     await s.sim.addNode({ name: 'n1' });
     await s.settle(async () => (await s.pod('once')).status?.phase === 'Failed', 100);
     await s.clock.stepAsync(30_000);

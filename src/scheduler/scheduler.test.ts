@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from '../api/index.js';
 import { newClientset } from '../client/index.js';
-import { FakeTransport } from '../client/fake/index.js';
+import { newFakeTransport } from '../testing/index.js';
 import { newSharedInformerFactory } from '../informers/index.js';
 import { FakeClock, flushAsync } from '../util/clock/index.js';
 import { SeededRand } from '../util/random/index.js';
@@ -16,9 +16,9 @@ async function handledErrors(component: string): Promise<number> {
   return (await handledErrorsTotal.get()).values.find((v) => v.labels.component === component)?.value ?? 0;
 }
 
-function setup(objects: Array<Pod | Node>, filterPlugins?: readonly FilterPlugin[]) {
+async function setup(objects: Array<Pod | Node>, filterPlugins?: readonly FilterPlugin[]) {
   const clock = new FakeClock();
-  const transport = new FakeTransport({ clock, objects });
+  const transport = await newFakeTransport({ clock, objects });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const scheduler = new Scheduler({ client, informers, clock, rand: new SeededRand(5), ...(filterPlugins ? { filterPlugins } : {}) });
@@ -42,11 +42,11 @@ function setup(objects: Array<Pod | Node>, filterPlugins?: readonly FilterPlugin
   return { clock, client, scheduler, pods, events, settle, stop };
 }
 
-describe('Scheduler against FakeTransport', () => {
+describe('Scheduler against the real API server', () => {
   test('binds every pending pod, spreads them and records Scheduled events', async () => {
     const nodes = ['n1', 'n2', 'n3'].map((n) => makeNode(n));
     const pending = Array.from({ length: 60 }, (_, i) => makePod(`p${i}`, { requests: { cpu: '100m' } }));
-    const s = setup([...nodes, ...pending]);
+    const s = await setup([...nodes, ...pending]);
     await s.settle(async () => (await s.pods()).every((p) => p.spec?.nodeName));
     const perNode = new Map<string, number>();
     for (const p of await s.pods()) perNode.set(p.spec!.nodeName!, (perNode.get(p.spec!.nodeName!) ?? 0) + 1);
@@ -62,7 +62,7 @@ describe('Scheduler against FakeTransport', () => {
   test('6 replicas of one ReplicaSet land 2/2/2 across 3 nodes', async () => {
     const nodes = ['n1', 'n2', 'n3'].map((n) => makeNode(n));
     const replicas = Array.from({ length: 6 }, (_, i) => makePod(`web-${i}`, { ownerUID: 'rs-uid' }));
-    const s = setup([...nodes, ...replicas]);
+    const s = await setup([...nodes, ...replicas]);
     await s.settle(async () => (await s.pods()).every((p) => p.spec?.nodeName));
     const counts = new Map<string, number>();
     for (const p of await s.pods()) counts.set(p.spec!.nodeName!, (counts.get(p.spec!.nodeName!) ?? 0) + 1);
@@ -71,7 +71,7 @@ describe('Scheduler against FakeTransport', () => {
   });
 
   test('an unschedulable pod reports FailedScheduling and is retried when a node appears', async () => {
-    const s = setup([makeNode('small', { cpu: '1' }), makePod('big', { requests: { cpu: '2' } })]);
+    const s = await setup([makeNode('small', { cpu: '1' }), makePod('big', { requests: { cpu: '2' } })]);
     await s.settle(async () => (await s.events()).some((e) => e.reason === 'FailedScheduling'));
     const ev = (await s.events()).find((e) => e.reason === 'FailedScheduling');
     assert.equal(ev?.type, 'Warning');
@@ -93,7 +93,7 @@ describe('Scheduler against FakeTransport', () => {
 
   test('pods of another scheduler, already bound, or being deleted are left alone', async () => {
     const other = makePod('other', { spec: { schedulerName: 'my-scheduler' } });
-    const s = setup([makeNode('n1'), other, makePod('mine')]);
+    const s = await setup([makeNode('n1'), other, makePod('mine')]);
     await s.settle(async () => !!(await s.client.core.pods('default').get('mine')).spec?.nodeName);
     await s.clock.stepAsync(5000);
     assert.equal((await s.client.core.pods('default').get('other')).spec?.nodeName, undefined);
@@ -102,7 +102,7 @@ describe('Scheduler against FakeTransport', () => {
 
   test('bound pods count against node resources', async () => {
     const bound = makePod('bound', { requests: { cpu: '900m' }, spec: { nodeName: 'n1' } });
-    const s = setup([makeNode('n1', { cpu: '1' }), makeNode('n2', { cpu: '1' }), bound, makePod('p', { requests: { cpu: '500m' } })]);
+    const s = await setup([makeNode('n1', { cpu: '1' }), makeNode('n2', { cpu: '1' }), bound, makePod('p', { requests: { cpu: '500m' } })]);
     await s.settle(async () => !!(await s.client.core.pods('default').get('p')).spec?.nodeName);
     assert.equal((await s.client.core.pods('default').get('p')).spec?.nodeName, 'n2');
     await s.stop();
@@ -118,7 +118,7 @@ describe('Scheduler against FakeTransport', () => {
       },
     };
     const before = await handledErrors('scheduler');
-    const s = setup([makeNode('n1'), makePod('poison'), makePod('good')], [throwing, ...defaultFilterPlugins]);
+    const s = await setup([makeNode('n1'), makePod('poison'), makePod('good')], [throwing, ...defaultFilterPlugins]);
     await s.settle(async () => !!(await s.client.core.pods('default').get('good')).spec?.nodeName);
     await s.settle(async () => {
       const cond = (await s.client.core.pods('default').get('poison')).status?.conditions?.find((c) => c.type === 'PodScheduled');

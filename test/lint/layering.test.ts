@@ -49,7 +49,7 @@ async function errorsOf(eslint: ESLint, code: string, filePath: string): Promise
 }
 
 describe('the layering lint rules', () => {
-  test('an upward or sideways import fails: scheduler → controller, apiserver → client, a controller → another', async () => {
+  test('an upward or sideways import fails: scheduler → controller, apiserver → client, a controller → another, code → test support', async () => {
     const { layerZones, importXSettings } = await layeringConfig();
     const eslint = eslintFor(repoRoot, layerZones, importXSettings);
     const bad: [string, string, RegExp][] = [
@@ -58,6 +58,7 @@ describe('the layering lint rules', () => {
       ["import { ApiServer } from '../apiserver/index.js';\nexport const x = ApiServer;\n", 'src/nodes/x.ts', /src\/nodes may not import src\/apiserver/],
       ["import { DeploymentController } from '../deployment/index.js';\nexport const x = DeploymentController;\n", 'src/controller/replicaset/x.ts', /controllers do not import each other/],
       ["import { SqliteBackend } from '../storage/index.js';\nexport const x = SqliteBackend;\n", 'src/controller/x.ts', /src\/controller may not import src\/storage/],
+      ["import { newFakeTransport } from '../testing/index.js';\nexport const x = newFakeTransport;\n", 'src/controller/x.ts', /only tests import src\/testing/],
     ];
     for (const [code, file, want] of bad) {
       const errors = await errorsOf(eslint, code, join(repoRoot, file));

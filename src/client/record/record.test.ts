@@ -1,17 +1,17 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newClientset } from '../index.js';
-import { FakeTransport } from '../fake/index.js';
 import { newForbidden } from '../../machinery/errors/index.js';
 import { FakeClock, flushAsync } from '../../util/clock/index.js';
+import { newFakeTransport } from '../../testing/index.js';
 import { EventRecorder } from './index.js';
 import { silentLogger } from '../../util/runtime/index.js';
 
 const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'ns', uid: 'u1', resourceVersion: '7' } };
 
-function setup() {
+async function setup() {
   const clock = new FakeClock();
-  const transport = new FakeTransport({ clock });
+  const transport = await newFakeTransport({ clock, namespaces: ['ns'] });
   const client = newClientset(transport);
   const recorder = new EventRecorder(client, { component: 'replicaset-controller', clock, logger: silentLogger });
   const events = async () => (await client.core.events('ns').list()).items;
@@ -20,7 +20,7 @@ function setup() {
 
 describe('EventRecorder', () => {
   test('writes a core/v1 Event with the upstream shape', async () => {
-    const { recorder, events } = setup();
+    const { recorder, events } = await setup();
     recorder.event(rs, 'Normal', 'SuccessfulCreate', 'Created pod: web-abcde');
     await recorder.flush();
     const [e] = await events();
@@ -33,7 +33,7 @@ describe('EventRecorder', () => {
   });
 
   test('an identical event patches count and lastTimestamp', async () => {
-    const { clock, transport, recorder, events } = setup();
+    const { clock, transport, recorder, events } = await setup();
     recorder.event(rs, 'Warning', 'FailedCreate', 'Error creating: quota');
     clock.step(60_000);
     recorder.event(rs, 'Warning', 'FailedCreate', 'Error creating: quota');
@@ -49,7 +49,7 @@ describe('EventRecorder', () => {
   });
 
   test('the 10th distinct message for one reason is combined', async () => {
-    const { recorder, events } = setup();
+    const { recorder, events } = await setup();
     for (let i = 0; i < 12; i++) recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: p${i}`);
     await recorder.flush();
     const list = await events();
@@ -61,7 +61,7 @@ describe('EventRecorder', () => {
   });
 
   test('spam filter: 25 events per object, then 1 per 5 minutes', async () => {
-    const { clock, recorder, events } = setup();
+    const { clock, recorder, events } = await setup();
     for (let i = 0; i < 30; i++) recorder.event(rs, 'Normal', `Reason${i}`, 'm');
     await recorder.flush();
     assert.equal((await events()).length, 25);
@@ -73,7 +73,7 @@ describe('EventRecorder', () => {
   });
 
   test('transport errors are retried after 10 s; server rejections are dropped', async () => {
-    const { clock, transport, recorder, events } = setup();
+    const { clock, transport, recorder, events } = await setup();
     let failures = 1;
     transport.prependReactor('create', 'events', () => (failures-- > 0 ? { handled: true, error: new Error('connection reset') } : { handled: false }));
     recorder.event(rs, 'Normal', 'Retried', 'm');
@@ -91,7 +91,7 @@ describe('EventRecorder', () => {
 
   test('a full queue drops events and logs once per burst, not once per event', async () => {
     const clock = new FakeClock();
-    const transport = new FakeTransport({ clock });
+    const transport = await newFakeTransport({ clock, namespaces: ['ns'] });
     const lines: string[] = [];
     const logger = { info: (_o: object, m: string) => lines.push(`info ${m}`), error: (_o: object, m: string) => lines.push(`error ${m}`) };
     const recorder = new EventRecorder(newClientset(transport), { component: 'default-scheduler', clock, logger });

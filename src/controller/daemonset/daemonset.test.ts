@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ControllerRevision, DaemonSet, DaemonSetUpdateStrategy, KubeObject, Node, Pod, Taint } from '../../api/index.js';
 import { newClientset } from '../../client/index.js';
-import { FakeTransport } from '../../client/fake/index.js';
+import { newFakeTransport } from '../../testing/index.js';
 import { newSharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, flushAsync, formatTime } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
@@ -39,26 +39,35 @@ function newDaemonSet(opts: { strategy?: DaemonSetUpdateStrategy; nodeSelector?:
 
 const isReady = (p: Pod): boolean => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
-/** The API (FakeTransport), informers, the controller and a minimal kubelet that binds pods and makes them Ready. */
+/** The API (the test fake in front of the real API server), informers, the controller and a minimal kubelet that binds pods and makes them Ready. */
 async function cluster(nodes: Node[], ds: DaemonSet = newDaemonSet()) {
   const clock = new FakeClock(T0);
-  const transport = new FakeTransport({ clock, objects: [...nodes, ds] as KubeObject[], rand: new SeededRand(7) });
+  const transport = await newFakeTransport({ clock, objects: [...nodes, ds] as KubeObject[], rand: new SeededRand(7) });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const recorder = new EventRecorder(client, { component: 'daemonset-controller', clock, logger: silentLogger });
   const dsc = new DaemonSetsController({ client, informers, clock, recorder, logger: silentLogger });
   informers.start();
   await informers.waitForCacheSync();
-  const pods = async (): Promise<Pod[]> => (await client.core.pods('ns').list()).items;
-  const revisions = async (): Promise<ControllerRevision[]> => (await client.apps.controllerRevisions('ns').list()).items;
+  // Copies: the server's list items are its shared, frozen array.
+  const pods = async (): Promise<Pod[]> => [...(await client.core.pods('ns').list()).items];
+  const revisions = async (): Promise<ControllerRevision[]> => [...(await client.apps.controllerRevisions('ns').list()).items];
   const getDS = (): Promise<DaemonSet> => client.apps.daemonSets('ns').get('agent');
 
-  /** Runs queued keys until the queue is idle, calling `check` after every sync. */
+  /**
+   * Runs queued keys until the queue is idle, calling `check` after every sync. After each sync the
+   * kubelet finishes the pods the controller deleted: a bound pod is deleted gracefully (it keeps a
+   * deletionTimestamp) until its kubelet has stopped it and deletes it with grace 0, here at once.
+   */
   async function settle(check: () => Promise<void> = () => Promise.resolve()): Promise<void> {
     for (let i = 0; i < 500; i++) {
       await flushAsync();
       if (dsc.queue.len() === 0) return;
       await processNextWorkItem(dsc.queue, dsc.syncHandler, { name: 'test', logger: silentLogger });
+      await flushAsync();
+      for (const p of await pods()) {
+        if (p.metadata?.deletionTimestamp) await client.core.pods('ns').delete(p.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid: p.metadata.uid ?? '' } });
+      }
       await flushAsync();
       await check();
     }
@@ -71,7 +80,7 @@ async function cluster(nodes: Node[], ds: DaemonSet = newDaemonSet()) {
     for (const p of await pods()) {
       const name = p.metadata?.name ?? '';
       if (!p.spec?.nodeName) {
-        await client.core.pods('ns').createSubresource(name, 'binding', { target: { kind: 'Node', name: getTargetNodeName(p) } });
+        await client.core.pods('ns').createSubresource(name, 'binding', { metadata: { name }, target: { kind: 'Node', name: getTargetNodeName(p) } });
       }
       if (isReady(p) || p.status?.phase === 'Failed' || n >= max) continue;
       const cur = await client.core.pods('ns').get(name);
@@ -81,15 +90,10 @@ async function cluster(nodes: Node[], ds: DaemonSet = newDaemonSet()) {
     return n;
   }
 
-  /** Changes the template image, bumping the template generation as the API server does. */
+  /** Changes the template image (the API server bumps the template generation). */
   async function setImage(image: string): Promise<void> {
     const cur = await getDS();
-    const gen = Number(cur.metadata?.annotations?.[GEN] ?? '1') + 1;
-    await client.apps.daemonSets('ns').update({
-      ...cur,
-      metadata: { ...cur.metadata, annotations: { ...cur.metadata?.annotations, [GEN]: String(gen) } },
-      spec: { ...cur.spec!, template: { ...cur.spec!.template, spec: { containers: [{ name: 'c', image }] } } },
-    });
+    await client.apps.daemonSets('ns').update({ ...cur, spec: { ...cur.spec!, template: { ...cur.spec!.template, spec: { containers: [{ name: 'c', image }] } } } });
   }
 
   /** Nodes (of `names`) without a Ready, non-deleted daemon pod. */

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Deployment, DeploymentStrategy, KubeObject, Pod, ReplicaSet } from '../../api/index.js';
 import { newClientset, type Clientset } from '../../client/index.js';
-import { FakeTransport } from '../../client/fake/index.js';
+import { newFakeTransport } from '../../testing/index.js';
 import { newSharedInformerFactory } from '../../informers/index.js';
 import { newForbidden } from '../../machinery/errors/index.js';
 import { computeHash } from '../../machinery/hash/index.js';
@@ -37,10 +37,10 @@ function newDeployment(name: string, replicas: number, strategy: DeploymentStrat
 
 const rolling = (maxSurge: number | string, maxUnavailable: number | string) => ({ type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable } });
 
-/** The API (FakeTransport), shared informers, both controllers, and a "kubelet" that makes pods ready. */
+/** The API (the test fake in front of the real API server), shared informers, both controllers, and a "kubelet" that makes pods ready. */
 async function cluster(objects: KubeObject[] = []) {
   const clock = new FakeClock(T0);
-  const transport = new FakeTransport({ clock, objects, rand: new SeededRand(7) });
+  const transport = await newFakeTransport({ clock, objects, rand: new SeededRand(7), namespaces: ['ns'] });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const recorder = new EventRecorder(client, { component: 'kube-controller-manager', clock, logger: silentLogger });
@@ -48,8 +48,9 @@ async function cluster(objects: KubeObject[] = []) {
   const dc = new DeploymentController({ client, informers, clock, recorder, logger: silentLogger });
   informers.start();
   await informers.waitForCacheSync();
-  const pods = async (): Promise<Pod[]> => (await client.core.pods('ns').list()).items;
-  const rss = async (): Promise<ReplicaSet[]> => (await client.apps.replicaSets('ns').list()).items;
+  // Copies: the server's list items are its shared, frozen array.
+  const pods = async (): Promise<Pod[]> => [...(await client.core.pods('ns').list()).items];
+  const rss = async (): Promise<ReplicaSet[]> => [...(await client.apps.replicaSets('ns').list()).items];
 
   /**
    * Runs queued keys (ReplicaSets first, as their pods lag their specs) until both queues are idle,
@@ -185,10 +186,14 @@ describe('reconcileNewReplicaSet / reconcileOldReplicaSets: upstream worked exam
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: { name, namespace: 'ns', uid: name, creationTimestamp: formatTime(name === 'old' ? T0 : T0 + 1000) },
-      spec: { replicas, selector: {} },
-      status: { replicas, availableReplicas: replicas },
+      spec: {
+        replicas,
+        selector: { matchLabels: { app: 'web', 'pod-template-hash': name } },
+        template: { metadata: { labels: { app: 'web', 'pod-template-hash': name } }, spec: { containers: [{ name: 'c', image: name }] } },
+      },
+      status: { replicas, readyReplicas: replicas, availableReplicas: replicas },
     });
-    const transport = new FakeTransport({ clock, objects: [mk('old', 10), mk('new', 0)] as KubeObject[] });
+    const transport = await newFakeTransport({ clock, objects: [mk('old', 10), mk('new', 0)] as KubeObject[] });
     const client: Clientset = newClientset(transport);
     const ctx: DeploymentSyncContext = {
       client,
@@ -209,7 +214,8 @@ describe('reconcileNewReplicaSet / reconcileOldReplicaSets: upstream worked exam
     const available = async () => {
       for (const n of ['old', 'new']) {
         const rs = await get(n);
-        await client.apps.replicaSets('ns').updateStatus({ ...rs, status: { replicas: rs.spec?.replicas ?? 0, availableReplicas: rs.spec?.replicas ?? 0 } });
+        const replicas = rs.spec?.replicas ?? 0;
+        await client.apps.replicaSets('ns').updateStatus({ ...rs, status: { replicas, readyReplicas: replicas, availableReplicas: replicas } });
       }
     };
     const steps: [number, number][] = [];
@@ -427,21 +433,22 @@ describe('history', () => {
   });
 
   test('a name collision with a foreign ReplicaSet bumps status.collisionCount and picks another hash', async () => {
-    const d = newDeployment('web', 1, rolling(1, 0));
-    const hash = computeHash(d.spec?.template);
+    const c = await cluster([newDeployment('web', 1, rolling(1, 0)) as KubeObject]);
+    // The hash is of the template as stored, with the server's defaults.
+    const template = (await c.client.apps.deployments('ns').get('web')).spec?.template;
     const squatter: ReplicaSet = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name: `web-${hash}`, namespace: 'ns', labels: { app: 'other' } },
+      metadata: { name: `web-${computeHash(template)}`, namespace: 'ns', labels: { app: 'other' } },
       spec: { replicas: 0, selector: { matchLabels: { app: 'other' } }, template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'c', image: 'other' }] } } },
     };
-    const c = await cluster([squatter as KubeObject, d as KubeObject]);
+    await c.client.apps.replicaSets('ns').create(squatter);
     await rollOut(c);
     const dep = await c.client.apps.deployments('ns').get('web');
     assert.equal(dep.status?.collisionCount, 1);
     const own = (await c.rss()).filter((rs) => ownerName(rs) === 'web');
     assert.equal(own.length, 1);
-    assert.equal(own[0]?.metadata?.name, `web-${computeHash(d.spec?.template, 1)}`);
+    assert.equal(own[0]?.metadata?.name, `web-${computeHash(template, 1)}`);
     assert.equal(own[0]?.status?.availableReplicas, 1);
     c.informers.shutdown();
   });

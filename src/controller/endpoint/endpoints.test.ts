@@ -4,11 +4,11 @@ import type { Endpoints, KubeObject } from '../../api/index.js';
 import { isNotFound } from '../../machinery/errors/index.js';
 import { silentLogger } from '../../util/runtime/index.js';
 import { EndpointsController, endpointSubsets } from './endpoints-controller.js';
-import { fakeCluster, testPod, testService } from './testing.js';
+import { fakeCluster, testPod, testService } from './testing/index.js';
 import { findPort, podEndpointsChanged } from '../endpoint-util.js';
 
 async function run(objects: object[]) {
-  const c = fakeCluster(objects as KubeObject[]);
+  const c = await fakeCluster(objects as KubeObject[]);
   const ctrl = new EndpointsController({ client: c.client, informers: c.informers, clock: c.clock, logger: silentLogger });
   c.informers.start();
   void ctrl.run(1, c.stop.signal);
@@ -79,7 +79,9 @@ describe('EndpointsController', () => {
     assert.deepEqual(ep?.metadata?.labels, { team: 'a' });
     assert.deepEqual(ep?.subsets?.map((s) => s.addresses?.map((a) => a.ip)), [['10.0.0.1']]);
 
-    await c.client.core.pods('ns').create(testPod('b', { ip: '10.0.0.2', ready: false }));
+    // A create resets the status (as upstream's pod strategy does); the kubelet writes it afterwards.
+    const notReady = testPod('b', { ip: '10.0.0.2', ready: false });
+    await c.client.core.pods('ns').updateStatus({ ...(await c.client.core.pods('ns').create(notReady)), status: notReady.status });
     await c.settle();
     ep = await c.get('web');
     assert.deepEqual(ep?.subsets?.[0]?.notReadyAddresses?.map((a) => a.ip), ['10.0.0.2']);

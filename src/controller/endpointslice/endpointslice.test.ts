@@ -2,11 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EndpointSlice, KubeObject, Node } from '../../api/index.js';
 import { silentLogger } from '../../util/runtime/index.js';
-import { fakeCluster, testPod, testService } from '../endpoint/testing.js';
+import { fakeCluster, testPod, testService } from '../endpoint/testing/index.js';
 import { EndpointSliceController, MAX_ENDPOINTS_PER_SLICE, desiredSlices, podToEndpoint, sliceLabels } from './endpointslice-controller.js';
 
 async function run(objects: object[]) {
-  const c = fakeCluster(objects as KubeObject[]);
+  const c = await fakeCluster(objects as KubeObject[]);
   const ctrl = new EndpointSliceController({ client: c.client, informers: c.informers, clock: c.clock, logger: silentLogger });
   c.informers.start();
   void ctrl.run(1, c.stop.signal);
@@ -49,8 +49,9 @@ describe('endpoint slices', () => {
     assert.deepEqual(slice?.metadata?.ownerReferences, [{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'web-uid', controller: true, blockOwnerDeletion: true }]);
     assert.deepEqual(slice?.endpoints?.map((e) => [e.addresses[0], e.conditions?.ready]), [['10.0.0.1', true], ['10.0.0.2', false]]);
 
-    await c.client.core.pods('ns').delete('a');
-    await c.client.core.pods('ns').delete('b');
+    // Without grace, as the kubelet deletes them once their containers stopped (a graceful delete leaves them terminating).
+    await c.client.core.pods('ns').delete('a', { gracePeriodSeconds: 0 });
+    await c.client.core.pods('ns').delete('b', { gracePeriodSeconds: 0 });
     await c.settle();
     [slice, ...rest] = await c.slices();
     assert.equal(rest.length, 0);

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, OwnerReference } from '../../api/index.js';
 import { DEPLOYMENTS, LEASES, NODES, PODS, REPLICA_SETS, newClientset, type ResourceDescriptor } from '../../client/index.js';
-import { FakeTransport } from '../../client/fake/index.js';
+import { newFakeTransport } from '../../testing/index.js';
 import { newSharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, flushAsync } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
@@ -18,13 +18,22 @@ const ref = (kind: string, name: string, uid: string, apiVersion = 'apps/v1'): O
   blockOwnerDeletion: true,
 });
 
+const podSpec = { containers: [{ name: 'c', image: 'i' }] };
+/** The least spec the server accepts for `kind`: it validates the collector's patches and updates. */
+const minimalSpecs: Record<string, object> = {
+  Pod: podSpec,
+  ReplicaSet: { selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: podSpec } },
+  Deployment: { selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: podSpec } },
+};
+
 function obj(apiVersion: string, kind: string, name: string, uid: string, owners: OwnerReference[] = [], namespace = 'default'): KubeObject {
-  return { apiVersion, kind, metadata: { name, uid, ...(namespace ? { namespace } : {}), ...(owners.length ? { ownerReferences: owners } : {}) } };
+  const spec = minimalSpecs[kind];
+  return { apiVersion, kind, metadata: { name, uid, ...(namespace ? { namespace } : {}), ...(owners.length ? { ownerReferences: owners } : {}) }, ...(spec ? { spec } : {}) };
 }
 
-function setup(objects: KubeObject[], resources: ResourceDescriptor[] = [DEPLOYMENTS, REPLICA_SETS, PODS]) {
+async function setup(objects: KubeObject[], resources: ResourceDescriptor[] = [DEPLOYMENTS, REPLICA_SETS, PODS]) {
   const clock = new FakeClock();
-  const transport = new FakeTransport({ clock, objects });
+  const transport = await newFakeTransport({ clock, objects });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(2) });
   const gc = new GarbageCollector({ client, informers, clock, resources, logger: silentLogger });
@@ -50,7 +59,7 @@ function setup(objects: KubeObject[], resources: ResourceDescriptor[] = [DEPLOYM
 
 describe('GarbageCollector (background)', () => {
   test('deleting a Deployment deletes its ReplicaSet, then the ReplicaSet’s pods', async () => {
-    const s = setup([
+    const s = await setup([
       obj('apps/v1', 'Deployment', 'web', 'dep-uid'),
       obj('apps/v1', 'ReplicaSet', 'web-abc', 'rs-uid', [ref('Deployment', 'web', 'dep-uid')]),
       obj('v1', 'Pod', 'web-abc-1', 'p1', [ref('ReplicaSet', 'web-abc', 'rs-uid')]),
@@ -69,7 +78,7 @@ describe('GarbageCollector (background)', () => {
   test('a dependent with two owners survives while one remains and loses the dangling reference', async () => {
     const a = ref('ReplicaSet', 'a', 'uid-a');
     const b = { ...ref('ReplicaSet', 'b', 'uid-b'), controller: false };
-    const s = setup([
+    const s = await setup([
       obj('apps/v1', 'ReplicaSet', 'a', 'uid-a'),
       obj('apps/v1', 'ReplicaSet', 'b', 'uid-b'),
       obj('v1', 'Pod', 'shared', 'p1', [a, b]),
@@ -84,13 +93,13 @@ describe('GarbageCollector (background)', () => {
   });
 
   test('a dependent whose owner uid does not exist is deleted', async () => {
-    const s = setup([obj('v1', 'Pod', 'orphan', 'p1', [ref('ReplicaSet', 'never-was', 'missing-uid')])]);
+    const s = await setup([obj('v1', 'Pod', 'orphan', 'p1', [ref('ReplicaSet', 'never-was', 'missing-uid')])]);
     await s.settle(async () => !(await s.exists(PODS, 'orphan')));
     await s.stop();
   });
 
   test('an owner with the same name but another uid counts as absent', async () => {
-    const s = setup([
+    const s = await setup([
       obj('apps/v1', 'ReplicaSet', 'web', 'new-uid'),
       obj('v1', 'Pod', 'stale', 'p1', [ref('ReplicaSet', 'web', 'old-uid')]),
       obj('v1', 'Pod', 'current', 'p2', [ref('ReplicaSet', 'web', 'new-uid')]),
@@ -101,7 +110,7 @@ describe('GarbageCollector (background)', () => {
   });
 
   test('a namespaced owner is looked up in the dependent’s namespace', async () => {
-    const s = setup([
+    const s = await setup([
       obj('apps/v1', 'ReplicaSet', 'web', 'rs-uid', [], 'other'),
       obj('v1', 'Pod', 'cross', 'p1', [ref('ReplicaSet', 'web', 'rs-uid')], 'default'),
       obj('v1', 'Pod', 'same', 'p2', [ref('ReplicaSet', 'web', 'rs-uid')], 'other'),
@@ -112,7 +121,7 @@ describe('GarbageCollector (background)', () => {
   });
 
   test('a cluster-scoped owner (Node) keeps a namespaced dependent (its Lease) until it is deleted', async () => {
-    const s = setup(
+    const s = await setup(
       [
         obj('v1', 'Node', 'n1', 'node-uid', [], ''),
         { ...obj('coordination.k8s.io/v1', 'Lease', 'n1', 'lease-uid', [ref('Node', 'n1', 'node-uid', 'v1')], 'kube-node-lease') },
@@ -127,7 +136,7 @@ describe('GarbageCollector (background)', () => {
   });
 
   test('owners of kinds the collector does not monitor are never guessed absent', async () => {
-    const s = setup([obj('v1', 'Pod', 'p', 'p1', [ref('Widget', 'w', 'w-uid', 'example.com/v1')])]);
+    const s = await setup([obj('v1', 'Pod', 'p', 'p1', [ref('Widget', 'w', 'w-uid', 'example.com/v1')])]);
     await s.clock.stepAsync(5000);
     assert.equal(await s.exists(PODS, 'p'), true);
     await s.stop();
@@ -136,7 +145,7 @@ describe('GarbageCollector (background)', () => {
 
 describe('GarbageCollector (orphan and foreground owners)', () => {
   test('an owner deleted with the orphan finalizer: its dependents lose the reference, then it goes', async () => {
-    const s = setup([
+    const s = await setup([
       { ...obj('apps/v1', 'ReplicaSet', 'web', 'rs-uid'), metadata: { name: 'web', uid: 'rs-uid', namespace: 'default', finalizers: ['orphan'] } },
       obj('v1', 'Pod', 'p1', 'p1', [ref('ReplicaSet', 'web', 'rs-uid')]),
       obj('v1', 'Pod', 'p2', 'p2', [ref('ReplicaSet', 'web', 'rs-uid'), { ...ref('ReplicaSet', 'other', 'other-uid'), controller: false }]),
@@ -154,7 +163,7 @@ describe('GarbageCollector (orphan and foreground owners)', () => {
   });
 
   test('an owner whose blocking dependent vanished without an event is finished by the periodic re-scan', async () => {
-    const s = setup([
+    const s = await setup([
       { ...obj('apps/v1', 'ReplicaSet', 'web', 'rs-uid'), metadata: { name: 'web', uid: 'rs-uid', namespace: 'default', finalizers: ['foregroundDeletion'] } },
       { ...obj('v1', 'Pod', 'p1', 'p1', [ref('ReplicaSet', 'web', 'rs-uid')]), metadata: { name: 'p1', uid: 'p1', namespace: 'default', ownerReferences: [ref('ReplicaSet', 'web', 'rs-uid')], finalizers: ['example.com/hold'] } },
     ]);

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
-import { FakeTransport } from '../../client/fake/index.js';
+import { newFakeTransport } from '../../testing/index.js';
 import { newClientset } from '../../client/index.js';
 import { newSharedInformerFactory } from '../../informers/index.js';
 import { isNotFound } from '../../machinery/errors/index.js';
@@ -21,7 +21,7 @@ const pod = (name: string, nodeName?: string, extra: Partial<NonNullable<Pod['me
 
 async function setup(objects: KubeObject[]) {
   const clock = new FakeClock();
-  const transport = new FakeTransport({ clock, objects });
+  const transport = await newFakeTransport({ clock, objects });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const gc = new PodGCController({ client, informers, clock, logger: silentLogger });

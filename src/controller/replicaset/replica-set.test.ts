@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, Pod, ReplicaSet } from '../../api/index.js';
 import { newClientset } from '../../client/index.js';
-import { FakeTransport } from '../../client/fake/index.js';
+import { newFakeTransport } from '../../testing/index.js';
 import { newSharedInformerFactory } from '../../informers/index.js';
 import { FakeClock, formatTime } from '../../util/clock/index.js';
 import { EventRecorder } from '../../client/record/index.js';
@@ -43,7 +43,7 @@ function newPod(name: string, rs: ReplicaSet | undefined, o: { readyAgoS?: numbe
       creationTimestamp: formatTime(now - 3600_000),
       labels: o.labels ?? rs?.spec?.template?.metadata?.labels ?? {},
     },
-    spec: { containers: [{ name: 'c' }], nodeName: o.node ?? 'n1' },
+    spec: { containers: [{ name: 'c', image: 'i' }], nodeName: o.node ?? 'n1' },
     status: {
       phase: 'Running',
       conditions: [o.readyAgoS === undefined ? { type: 'Ready', status: 'False' } : { type: 'Ready', status: 'True', lastTransitionTime: formatTime(now - o.readyAgoS * 1000) }],
@@ -53,9 +53,16 @@ function newPod(name: string, rs: ReplicaSet | undefined, o: { readyAgoS?: numbe
   return p;
 }
 
-function setup(objs: { rss?: ReplicaSet[]; pods?: Pod[]; burstReplicas?: number } = {}) {
+/** `p` as a client sends it to create: the server assigns the resourceVersion (a set one is a 400). */
+function forCreate(p: Pod): Pod {
+  const metadata = { ...p.metadata };
+  delete metadata.resourceVersion;
+  return { ...p, metadata };
+}
+
+async function setup(objs: { rss?: ReplicaSet[]; pods?: Pod[]; burstReplicas?: number } = {}) {
   const clock = new FakeClock(T0);
-  const transport = new FakeTransport({ clock, objects: [...(objs.rss ?? [])] as KubeObject[] });
+  const transport = await newFakeTransport({ clock, objects: [...(objs.rss ?? [])] as KubeObject[], namespaces: ['ns'] });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock });
   const podControl = new FakePodControl();
@@ -113,7 +120,7 @@ describe('getPodsToDelete', () => {
 describe('syncReplicaSet', () => {
   test('creates the missing pods, raises expectations, writes status', async () => {
     const rs = newRS('a', 5);
-    const { rsc, podControl, statusOf } = setup({ rss: [rs], pods: [newPod('p1', rs), newPod('p2', rs)] });
+    const { rsc, podControl, statusOf } = await setup({ rss: [rs], pods: [newPod('p1', rs), newPod('p2', rs)] });
     await rsc.syncHandler('ns/a');
     assert.equal(podControl.templates.length, 3);
     assert.deepEqual(podControl.controllerRefs[0], { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'a-uid', controller: true, blockOwnerDeletion: true });
@@ -126,13 +133,13 @@ describe('syncReplicaSet', () => {
   });
 
   test('creates at most burstReplicas per sync', async () => {
-    const { rsc, podControl } = setup({ rss: [newRS('a', 10)], burstReplicas: 3 });
+    const { rsc, podControl } = await setup({ rss: [newRS('a', 10)], burstReplicas: 3 });
     await rsc.syncHandler('ns/a');
     assert.equal(podControl.templates.length, 3);
   });
 
   test('slow start stops at the first failing batch and lowers expectations for the skipped pods', async () => {
-    const { rsc, podControl, statusOf } = setup({ rss: [newRS('a', 10)] });
+    const { rsc, podControl, statusOf } = await setup({ rss: [newRS('a', 10)] });
     podControl.createLimit = 3;
     await assert.rejects(rsc.syncHandler('ns/a'), /limit 3 already reached/);
     // batches 1, 2, 4: the third batch fails, the last 3 pods are never attempted
@@ -145,7 +152,7 @@ describe('syncReplicaSet', () => {
   test('deletes the surplus, not-ready pods first, tracking their keys', async () => {
     const rs = newRS('a', 2);
     const pods = [newPod('r1', rs, { readyAgoS: 50 }), newPod('u1', rs), newPod('r2', rs, { readyAgoS: 50 }), newPod('u2', rs)];
-    const { rsc, podControl } = setup({ rss: [rs], pods });
+    const { rsc, podControl } = await setup({ rss: [rs], pods });
     await rsc.syncHandler('ns/a');
     assert.deepEqual(podControl.deletePodNames.sort(), ['u1', 'u2']);
     assert.deepEqual([...(rsc.expectations.getUIDs('ns/a') ?? [])].sort(), ['ns/u1', 'ns/u2']);
@@ -154,21 +161,21 @@ describe('syncReplicaSet', () => {
   test('requeues for the moment the next ready pod becomes available (+1 s)', async () => {
     const rs = newRS('a', 3, { minReadySeconds: 30 });
     const pods = [newPod('p1', rs, { readyAgoS: 1 }), newPod('p2', rs, { readyAgoS: 10 }), newPod('p3', rs, { readyAgoS: 40 })];
-    const { rsc } = setup({ rss: [rs], pods });
+    const { rsc } = await setup({ rss: [rs], pods });
     // p3 is available already; p2 becomes available 30 − 10 = 20 s from now.
     assert.deepEqual(await rsc.syncHandler('ns/a'), { requeueAfter: 21_000 });
   });
 
   test('adopts a matching orphan instead of creating a pod', async () => {
     const rs = newRS('a', 1);
-    const { rsc, podControl } = setup({ rss: [rs], pods: [newPod('orphan', undefined, { labels: { app: 'web', rs: 'a' } })] });
+    const { rsc, podControl } = await setup({ rss: [rs], pods: [newPod('orphan', undefined, { labels: { app: 'web', rs: 'a' } })] });
     await rsc.syncHandler('ns/a');
     assert.equal(podControl.templates.length, 0);
     assert.equal(podControl.patches.length, 1);
   });
 
   test('a deleted ReplicaSet clears its expectations', async () => {
-    const { rsc } = setup();
+    const { rsc } = await setup();
     rsc.expectations.expectCreations('ns/gone', 3);
     await rsc.syncHandler('ns/gone');
     assert.equal(rsc.expectations.getExpectations('ns/gone'), undefined);
@@ -179,7 +186,7 @@ describe('event handlers', () => {
   test('pod add lowers the owner expectations; orphans enqueue matching ReplicaSets', async () => {
     const rs = newRS('a', 1);
     const clock = new FakeClock(T0);
-    const transport = new FakeTransport({ clock, objects: [rs] as KubeObject[] });
+    const transport = await newFakeTransport({ clock, objects: [rs] as KubeObject[] });
     const client = newClientset(transport);
     const informers = newSharedInformerFactory(client, { clock });
     const rsc = new ReplicaSetController({ client, informers, clock, podControl: new FakePodControl(), logger: silentLogger });
@@ -190,13 +197,13 @@ describe('event handlers', () => {
       if (!next.shutdown) rsc.queue.done(next.item);
     }
     rsc.expectations.expectCreations('ns/a', 1);
-    await client.core.pods('ns').create(newPod('p', rs));
+    await client.core.pods('ns').create(forCreate(newPod('p', rs)));
     await clock.stepAsync(0);
     assert.equal(rsc.expectations.satisfiedExpectations('ns/a'), true);
     assert.equal(rsc.queue.len(), 1);
     const next = await rsc.queue.get();
     if (!next.shutdown) rsc.queue.done(next.item);
-    await client.core.pods('ns').create(newPod('orphan', undefined, { labels: { app: 'web', rs: 'a' } }));
+    await client.core.pods('ns').create(forCreate(newPod('orphan', undefined, { labels: { app: 'web', rs: 'a' } })));
     await clock.stepAsync(0);
     assert.equal(rsc.queue.len(), 1);
     informers.shutdown();

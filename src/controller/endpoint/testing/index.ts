@@ -1,12 +1,14 @@
 /**
  * Test fixtures shared by the endpoints, endpointslice and serviceaccounts controller tests: a fake
- * API (FakeTransport) with informers on a FakeClock, and pods/services to put in it.
+ * API (the test fake in front of the real API server, src/testing) with informers on a FakeClock, and
+ * pods/services to put in it.
  */
-import type { KubeObject, Pod, Service } from '../../api/index.js';
-import { newClientset, type Clientset } from '../../client/index.js';
-import { FakeTransport } from '../../client/fake/index.js';
-import { newSharedInformerFactory, type SharedInformerFactory } from '../../informers/index.js';
-import { FakeClock, flushAsync } from '../../util/clock/index.js';
+import type { KubeObject, Pod, Service } from '../../../api/index.js';
+import { newClientset, type Clientset } from '../../../client/index.js';
+import type { FakeTransport } from '../../../client/fake/index.js';
+import { newSharedInformerFactory, type SharedInformerFactory } from '../../../informers/index.js';
+import { newFakeTransport } from '../../../testing/index.js';
+import { FakeClock, flushAsync } from '../../../util/clock/index.js';
 
 /** A fake cluster: transport, clientset, informers, the clock and an abort controller for the controller's run. */
 export interface FakeCluster {
@@ -20,9 +22,9 @@ export interface FakeCluster {
 }
 
 /** A fake cluster seeded with `objects`. Start the informers after constructing the controller. */
-export function fakeCluster(objects: KubeObject[] = []): FakeCluster {
+export async function fakeCluster(objects: KubeObject[] = []): Promise<FakeCluster> {
   const clock = new FakeClock(Date.UTC(2025, 0, 1));
-  const transport = new FakeTransport({ clock, objects });
+  const transport = await newFakeTransport({ clock, objects, namespaces: ['ns'] });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock });
   return { clock, transport, client, informers, stop: new AbortController(), settle: () => flushAsync(30) };
