@@ -326,22 +326,43 @@ describe('OpenAPI v3 with the built-in schema (src/api/schema)', () => {
         (s['x-kubernetes-group-version-kind'] as { kind: string }[] | undefined)?.some((g) => g.kind === 'Deployment'),
       );
       assert.ok(root?.properties?.['spec']);
+      // Upstream's descriptions come along (docs.json); the shapes are compared without them.
+      const shape = (p: unknown): unknown => {
+        const { description, ...rest } = p as { description?: string };
+        assert.equal(typeof description, 'string');
+        return rest;
+      };
       const rolling = Object.entries(schemas).find(([name]) => name.endsWith('RollingUpdateDeployment'))?.[1];
-      assert.deepEqual(rolling?.properties?.['maxSurge'], { type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true });
+      assert.deepEqual(shape(rolling?.properties?.['maxSurge']), { type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true });
       const managed = Object.entries(schemas).find(([name]) => name.endsWith('ManagedFieldsEntry'))?.[1];
-      assert.deepEqual(managed?.properties?.['fieldsV1'], { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+      assert.deepEqual(shape(managed?.properties?.['fieldsV1']), { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+      // What kubectl explain shows: descriptions, required fields, enums; and server-side apply's list types.
+      assert.match(String(root?.['description']), /^Deployment enables declarative updates for Pods and ReplicaSets\.$/);
+      const podSpec = schemas['io.k8s.api.core.v1.PodSpec'];
+      assert.deepEqual(podSpec?.['required'], ['containers']);
+      const restartPolicy = podSpec?.properties?.['restartPolicy'] as Record<string, unknown>;
+      assert.deepEqual(restartPolicy['enum'], ['Always', 'Never', 'OnFailure']);
+      assert.match(String(restartPolicy['description']), /Default to Always\. More info: .*\n\nPossible enum values:\n - `"Always"`/);
+      const containers = podSpec?.properties?.['containers'] as Record<string, unknown>;
+      assert.equal(containers['x-kubernetes-list-type'], 'map');
+      assert.deepEqual(containers['x-kubernetes-list-map-keys'], ['name']);
+      assert.equal(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector']?.['x-kubernetes-map-type'], 'atomic');
     } finally {
       await real.server.close();
     }
   });
 });
 
-test('OpenAPI component names: client-node model names become dotted names whose last part is the Go type', async () => {
-  const { componentName } = await import('./openapi.js');
-  assert.equal(componentName('V1DeploymentStrategy'), 'io.k8s.kubeplane.v1.DeploymentStrategy');
-  assert.equal(componentName('V2HorizontalPodAutoscaler'), 'io.k8s.kubeplane.v2.HorizontalPodAutoscaler');
-  assert.equal(componentName('EventsV1Event'), 'io.k8s.kubeplane.events.v1.Event');
-  assert.equal(componentName('CoreV1Event'), 'io.k8s.kubeplane.core.v1.Event');
-  assert.equal(componentName('V1beta1Foo'), 'io.k8s.kubeplane.v1beta1.Foo');
-  assert.equal(componentName('io.k8s.api.apps.v1.Deployment'), 'io.k8s.api.apps.v1.Deployment');
+test('OpenAPI component names are upstream definition names', async () => {
+  const real = await startTestServer({ schema: undefined });
+  try {
+    const doc = (await (await real.fetch('/openapi/v3/api/v1')).json()) as { components: { schemas: Record<string, unknown> } };
+    const names = Object.keys(doc.components.schemas);
+    assert.ok(names.includes('io.k8s.api.core.v1.Pod'));
+    assert.ok(names.includes('io.k8s.api.core.v1.Event'));
+    assert.ok(names.includes('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'));
+    assert.deepEqual(names.filter((n) => !n.startsWith('io.k8s.')), []);
+  } finally {
+    await real.server.close();
+  }
 });

@@ -159,7 +159,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
       throw newNotFoundPath();
     }
     if (root === 'api' || root === 'apis') serveDiscovery(req, res, index, segments);
-    else if (root === 'openapi') serveOpenApi(req, res, openapi, index, segments, query);
+    else if (root === 'openapi') await serveOpenApi(req, res, openapi, index, segments, query);
     else throw newNotFoundPath();
   };
 
@@ -240,16 +240,16 @@ function serveDiscovery(req: IncomingMessage, res: ServerResponse, index: Resour
  * cacheable for a year (the URL changes with the document); a stale hash redirects (301) to the current
  * URL, as kube-openapi's handler3 does; `If-None-Match` with the current ETag gets 304.
  */
-function serveOpenApi(
+async function serveOpenApi(
   req: IncomingMessage,
   res: ServerResponse,
   cache: OpenApiCache,
   index: ResourceIndex,
   segments: string[],
   query: Record<string, string>,
-): void {
+): Promise<void> {
   if (segments[1] !== 'v3') throw newNotFoundPath();
-  const docs = cache.get(index);
+  const docs = await cache.get(index);
   if (segments.length === 2) {
     writeRaw(res, 200, docs.rootText, 'application/json');
     return;
