@@ -249,7 +249,7 @@ describe('schema table', () => {
           continue;
         }
         if (jf.type === 'any' || messageDef(f.type)?.arrayWrapper) continue;
-            if (jf.type !== openApiName(f.type)) problems.push(`${msg}.${f.name}: ${f.type} vs ${jf.type}`);
+        if (jf.type !== openApiName(f.type)) problems.push(`${msg}.${f.name}: ${f.type} vs ${jf.type}`);
         walk(f.type, jf.type);
       }
     };

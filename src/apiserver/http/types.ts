@@ -7,6 +7,7 @@
 import type { Clock } from '../../util/clock/index.js';
 import type { RestRequest, WatchEvent, WatchStream } from '../../api/request.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
+import type { FieldSchema, SchemaDocs, TypeSchema } from '../../api/schema/index.js';
 
 /** Result of a non-watch request, as `ApiServer.handle` returns it. */
 export interface HandleResult {
@@ -31,49 +32,13 @@ export interface ApiServerCore {
   watch(req: RestRequest, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream;
 }
 
-/** One field of a schema type, as `src/api/schema` describes it (its `FieldSchema`). */
-export interface SchemaField {
-  /** A primitive (`string`, `int32`, `int64`, `number`, `boolean`, `bytes`, `Time`, …) or a type name known to {@link SchemaSource.lookupType}. */
-  type: string;
-  /** The field is a list of `type`. */
-  list?: boolean;
-  /** The field is a map from string to `type`. */
-  map?: boolean;
-  /** In the type's OpenAPI `required` list. */
-  required?: boolean;
-  /** A Go pointer: a struct field that is one gets no `default: {}`. */
-  pointer?: boolean;
-  /** Strategic-merge-patch strategy, e.g. `merge` or `merge,retainKeys`. */
-  patchStrategy?: string;
-  /** Strategic-merge-patch merge key, e.g. `name`. */
-  patchMergeKey?: string;
-  /** `x-kubernetes-list-type`: `atomic`, `set` or `map`. */
-  listType?: string;
-  /** `x-kubernetes-list-map-keys`. */
-  listMapKeys?: readonly string[];
-  /** `x-kubernetes-map-type` of a map field. */
-  mapType?: string;
-  /** `x-kubernetes-map-type` of a struct field. */
-  structType?: string;
-  /** The allowed values (OpenAPI `enum`). */
-  enum?: readonly string[];
-  /** The `+default` value. */
-  default?: unknown;
-}
-
-/** A named object type, e.g. `io.k8s.api.apps.v1.DeploymentSpec`; the name is its OpenAPI component name. */
-export interface SchemaType {
-  name: string;
-  fields: Record<string, SchemaField>;
-  /** `x-kubernetes-map-type` of the type (its `+structType`). */
-  structType?: string;
-}
-
-/** Descriptions of types and fields (src/api/schema `SchemaDocs`). */
-export interface SchemaDescriptions {
-  describeType(name: string): string | undefined;
-  describeField(type: string, field: string): string | undefined;
-}
+/**
+ * The schema's field, type and description shapes (src/api/schema `FieldSchema`, `TypeSchema`,
+ * `SchemaDocs`), under the names the OpenAPI builder uses.
+ */
+export type SchemaField = FieldSchema;
+export type SchemaType = TypeSchema;
+export type SchemaDescriptions = SchemaDocs;
 
 /** The type schemas of the served kinds (`src/api/schema`), used to build OpenAPI `components.schemas`. */
 export interface SchemaSource {
