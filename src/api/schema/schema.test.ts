@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { CATALOGUE } from '../catalogue/index.js';
 import { allTypeNames, loadDocs, lookupType, pruneUnknownFields, rootTypeName, rootTypes } from './index.js';
 
 const core = (t: string): string => `io.k8s.api.core.v1.${t}`;
@@ -147,33 +148,49 @@ describe('lookupType', () => {
 
 describe('roots', () => {
   test('rootTypeName', () => {
-    assert.equal(rootTypeName('', 'v1', 'Pod'), core('Pod'));
-    assert.equal(rootTypeName('core', 'v1', 'Pod'), core('Pod'));
-    assert.equal(rootTypeName('', 'v1', 'PodList'), core('PodList'));
-    assert.equal(rootTypeName('', 'v1', 'Event'), core('Event'));
-    assert.equal(rootTypeName('', 'v1', 'Binding'), core('Binding'));
-    assert.equal(rootTypeName('events.k8s.io', 'v1', 'Event'), 'io.k8s.api.events.v1.Event');
-    assert.equal(rootTypeName('apps', 'v1', 'Deployment'), apps('Deployment'));
-    assert.equal(rootTypeName('batch', 'v1', 'CronJob'), 'io.k8s.api.batch.v1.CronJob');
-    assert.equal(rootTypeName('autoscaling', 'v1', 'HorizontalPodAutoscaler'), 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler');
-    assert.equal(rootTypeName('autoscaling', 'v2', 'HorizontalPodAutoscaler'), 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler');
-    assert.equal(rootTypeName('autoscaling', 'v1', 'Scale'), 'io.k8s.api.autoscaling.v1.Scale');
-    assert.equal(rootTypeName('coordination.k8s.io', 'v1', 'Lease'), 'io.k8s.api.coordination.v1.Lease');
-    assert.equal(rootTypeName('policy', 'v1', 'PodDisruptionBudget'), 'io.k8s.api.policy.v1.PodDisruptionBudget');
-    assert.equal(rootTypeName('policy', 'v1', 'Eviction'), 'io.k8s.api.policy.v1.Eviction');
-    assert.equal(rootTypeName('authentication.k8s.io', 'v1', 'TokenRequest'), 'io.k8s.api.authentication.v1.TokenRequest');
-    assert.equal(rootTypeName('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview'), 'io.k8s.api.authorization.v1.SelfSubjectAccessReview');
-    assert.equal(rootTypeName('apiregistration.k8s.io', 'v1', 'APIService'), 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService');
-    assert.equal(rootTypeName('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition'), 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition');
-    assert.equal(rootTypeName('metrics.k8s.io', 'v1beta1', 'PodMetrics'), 'io.k8s.metrics.pkg.apis.metrics.v1beta1.PodMetrics');
-    assert.equal(rootTypeName('meta.k8s.io', 'v1', 'Status'), meta('Status'));
-    assert.equal(rootTypeName('apps', 'v1', 'DeleteOptions'), meta('DeleteOptions'));
-    assert.equal(rootTypeName('', 'v1', 'Status'), meta('Status'));
-    assert.equal(rootTypeName('', 'v1', 'WatchEvent'), meta('WatchEvent'));
-    assert.equal(rootTypeName('', 'v1', 'APIResourceList'), meta('APIResourceList'));
-    assert.equal(rootTypeName('apps', 'v1', 'Pod'), undefined);
-    assert.equal(rootTypeName('apps', 'v1beta1', 'Deployment'), undefined);
-    assert.equal(rootTypeName('', 'v1', 'toString'), undefined);
+    const cases: [group: string, version: string, kind: string, type: string | undefined][] = [
+      ['', 'v1', 'Pod', core('Pod')],
+      ['core', 'v1', 'Pod', core('Pod')],
+      ['', 'v1', 'PodList', core('PodList')],
+      ['', 'v1', 'Binding', core('Binding')],
+      ['events.k8s.io', 'v1', 'Event', 'io.k8s.api.events.v1.Event'],
+      ['apps', 'v1', 'Deployment', apps('Deployment')],
+      ['autoscaling', 'v1', 'HorizontalPodAutoscaler', 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler'],
+      ['autoscaling', 'v2', 'HorizontalPodAutoscaler', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler'],
+      ['autoscaling', 'v1', 'Scale', 'io.k8s.api.autoscaling.v1.Scale'],
+      ['authentication.k8s.io', 'v1', 'TokenRequest', 'io.k8s.api.authentication.v1.TokenRequest'],
+      ['apiregistration.k8s.io', 'v1', 'APIService', 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService'],
+      ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition'],
+      ['metrics.k8s.io', 'v1beta1', 'PodMetrics', 'io.k8s.metrics.pkg.apis.metrics.v1beta1.PodMetrics'],
+      // meta/v1 kinds resolve in any group at v1: clients send DeleteOptions with their resource's apiVersion.
+      ['meta.k8s.io', 'v1', 'Status', meta('Status')],
+      ['apps', 'v1', 'DeleteOptions', meta('DeleteOptions')],
+      ['', 'v1', 'Status', meta('Status')],
+      ['', 'v1', 'WatchEvent', meta('WatchEvent')],
+      ['', 'v1', 'APIResourceList', meta('APIResourceList')],
+      ['apps', 'v1', 'Pod', undefined],
+      ['apps', 'v1beta1', 'Deployment', undefined],
+      ['', 'v1', 'toString', undefined],
+    ];
+    for (const [group, version, kind, type] of cases) assert.equal(rootTypeName(group, version, kind), type, `${group}/${version} ${kind}`);
+  });
+
+  test('every kind of the catalogue has its schema root in every served version, as do its list kind (when listed) and subresource bodies', () => {
+    const missing: string[] = [];
+    const need = (group: string, version: string, kind: string): void => {
+      if (rootTypeName(group, version, kind) === undefined) missing.push(`${group || 'core'}/${version} ${kind}`);
+    };
+    for (const row of CATALOGUE) {
+      for (const version of row.versions) {
+        need(row.group, version, row.kind);
+        if (row.verbs.includes('list')) need(row.group, version, row.listKind);
+        for (const sub of row.subresources) {
+          if (sub.kind === 'self') continue;
+          need(sub.kind.group, sub.kind.version, sub.kind.kind);
+        }
+      }
+    }
+    assert.deepEqual(missing, []);
   });
 
   test('every root and every referenced type resolves', () => {
