@@ -39,7 +39,11 @@ export interface FieldSchema {
   required?: boolean;
   /** A Go pointer (`*int32`): absent (nil) and the zero value are different values. */
   pointer?: boolean;
-  /** Tagged `omitempty`: Go leaves the field out when it holds its zero value (non-pointer scalars: `""`, `0`, `false`). */
+  /**
+   * Tagged `omitempty`: Go leaves the field out when it holds an empty value (`""`, `0`, `false`, an
+   * empty list or map, a nil pointer; never a struct). machinery/serializer applies this to every
+   * object it decodes.
+   */
   omitempty?: boolean;
   /** The `patchStrategy` struct tag: `merge`, `retainKeys` or `merge,retainKeys`. */
   patchStrategy?: string;

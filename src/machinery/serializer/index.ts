@@ -19,6 +19,13 @@
  *   stored and shown with `key: ""`, an Event without `reportingComponent` with
  *   `reportingComponent: ""`, and validation reports the empty value as upstream does. Code
  *   downstream can rely on such fields being present, as their TypeScript types say.
+ * - **Omitted empty values.** A field tagged `omitempty` that is not a pointer and holds an empty
+ *   value (encoding/json's `isEmptyValue`: `""`, `0`, `false`, an empty list or map; structs are
+ *   never empty) is left out, as Go leaves it out when it encodes the decoded struct: an orphaned
+ *   ReplicaSet has no `ownerReferences: []`, a Deployment status no `unavailableReplicas: 0`. A
+ *   pointer keeps its zero value (`replicas: 0` is not `replicas` unset). So what is stored, served
+ *   and compared to decide whether an update changes anything is Go's encoding, whichever client or
+ *   controller sent it.
  * - **Depth.** encoding/json refuses documents nested deeper than 10,000 levels (`exceeded max
  *   depth`). kubeplane's limit is {@link MAX_NESTING_DEPTH}: V8's JSON.stringify and structuredClone
  *   recurse on the machine stack and overflow at about 3,300–4,100 levels, and a patch can nest a
@@ -183,6 +190,20 @@ export function decodeTypedObject(obj: Record<string, unknown>, rootType: string
   return decodeStruct(obj, rootType, '');
 }
 
+/**
+ * Scalar types whose zero value encoding/json's `isEmptyValue` counts as empty (`""`, `0`, `false`, a
+ * nil or empty `[]byte`); the others are structs (IntOrString, Quantity, Time, RawExtension …), which
+ * `omitempty` never leaves out.
+ */
+const OMITTABLE_SCALARS = new Set(['string', 'bytes', 'int32', 'int64', 'number', 'boolean']);
+
+/** A list or map without members (a nil or empty Go slice or map). */
+function isEmptyContainer(v: unknown[] | Record<string, unknown>): boolean {
+  if (Array.isArray(v)) return v.length === 0;
+  for (const _ in v) return false;
+  return true;
+}
+
 /** Scalar types whose Go zero value is encoded as a value (not `null`). */
 const ENCODED_ZERO = new Set(['string', 'int32', 'int64', 'number', 'boolean']);
 /** Per type: its scalar fields whose zero value Go encodes (neither pointer nor `omitempty`). */
@@ -220,10 +241,12 @@ function decodeStruct(obj: Record<string, unknown>, typeName: string, path: stri
       if (f.list ? !Array.isArray(v) : !isPlainObject(v)) return misfit(v, goTypeName(f));
       const err = decodeMembers(v as unknown[] | Record<string, unknown>, f.type, fieldPath, misfit);
       if (err) return err;
+      if (f.omitempty && !f.pointer && isEmptyContainer(v as unknown[] | Record<string, unknown>)) delete obj[key];
       continue;
     }
     const err = decodeValue(v, f.type, fieldPath, misfit);
     if (err) return err;
+    if (f.omitempty && !f.pointer && OMITTABLE_SCALARS.has(f.type) && (v === '' || v === 0 || v === false)) delete obj[key];
   }
   return undefined;
 }

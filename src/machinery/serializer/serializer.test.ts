@@ -57,6 +57,37 @@ describe('decodeTypedObject: required scalars', () => {
   });
 });
 
+describe('decodeTypedObject: omitempty', () => {
+  test("an omitempty field holding an empty value is left out, as Go's encoder leaves it out", () => {
+    const rs = {
+      metadata: { name: 'web', ownerReferences: [], finalizers: [], labels: {}, generation: 0, namespace: '' },
+      spec: { replicas: 0, minReadySeconds: 0, selector: { matchLabels: {} }, template: { spec: { containers: [], hostNetwork: false } } },
+      status: { replicas: 0, availableReplicas: 0, conditions: [] },
+    };
+    assert.equal(decodeTypedObject(rs, 'io.k8s.api.apps.v1.ReplicaSet'), undefined);
+    assert.deepEqual(rs, {
+      metadata: { name: 'web' },
+      // replicas is a pointer (*int32): 0 is a value. PodSpec.containers has no omitempty: [] is encoded.
+      // A struct is never empty to encoding/json: the selector stays, without its empty map.
+      spec: { replicas: 0, selector: {}, template: { spec: { containers: [] } } },
+      // ReplicaSetStatus.replicas has no omitempty: 0 is encoded.
+      status: { replicas: 0 },
+    });
+    const status = { status: { observedGeneration: 3, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, unavailableReplicas: 0, collisionCount: 0 } };
+    assert.equal(decodeTypedObject(status, 'io.k8s.api.apps.v1.Deployment'), undefined);
+    assert.deepEqual(status.status, { observedGeneration: 3, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, collisionCount: 0 });
+  });
+
+  test('members of lists and maps are never left out; free-form values are untouched', () => {
+    const cm = { metadata: { name: 'c', finalizers: [''] }, data: { a: '' }, binaryData: {} };
+    assert.equal(decodeTypedObject(cm, 'io.k8s.api.core.v1.ConfigMap'), undefined);
+    assert.deepEqual(cm, { metadata: { name: 'c', finalizers: [''] }, data: { a: '' } });
+    const cr = { metadata: { name: 'r' }, revision: 0, data: { x: 0, y: [] } };
+    assert.equal(decodeTypedObject(cr, 'io.k8s.api.apps.v1.ControllerRevision'), undefined);
+    assert.deepEqual(cr, { metadata: { name: 'r' }, revision: 0, data: { x: 0, y: [] } });
+  });
+});
+
 describe('decodeTypedObject: integer widths', () => {
   const replicas = (v: unknown): string | undefined => decodeTypedObject({ spec: { replicas: v } }, 'io.k8s.api.apps.v1.Deployment');
   test('int32 fields take −2^31 … 2^31−1, as strconv.ParseInt(s, 10, 32)', () => {
