@@ -14,10 +14,12 @@
  *   (`x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key`) and server-side apply's
  *   `x-kubernetes-list-type`, `x-kubernetes-list-map-keys` and `x-kubernetes-map-type`, as
  *   kube-openapi's generator emits them (pkg/generators/openapi.go).
- * Documents are built once per set of served resources and cached as serialized text.
+ * Documents are built once per set of served resources and cached as serialized text. The one
+ * `/openapi/v2` document is derived from them (openapi-v2.ts) when first asked for.
  */
 import { createHash } from 'node:crypto';
 import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
+import { swaggerFromV3, swaggerProto } from './openapi-v2.js';
 import type { GroupVersionEntry, ResourceIndex } from './resource-index.js';
 import type { SchemaDescriptions, SchemaField, SchemaSource } from './types.js';
 
@@ -27,11 +29,22 @@ export interface OpenApiDocument {
   hash: string;
 }
 
-/** The served OpenAPI v3 documents, keyed by path (`api/v1`, `apis/apps/v1`). */
+/** The OpenAPI v2 document (openapi-v2.ts) in both of its encodings, and their ETag. */
+export interface OpenApiV2Document {
+  json: string;
+  /** gnostic's protobuf encoding. */
+  proto: Uint8Array;
+  /** SHA-512 of the JSON (uppercase hex), as kube-openapi's handler computes it for both encodings. */
+  etag: string;
+}
+
+/** The served OpenAPI v3 documents, keyed by path (`api/v1`, `apis/apps/v1`), and the v2 document. */
 export interface OpenApiDocuments {
   /** Serialized `/openapi/v3` root. */
   rootText: string;
   documents: Map<string, OpenApiDocument>;
+  /** The `/openapi/v2` document, derived from the v3 documents on first use. */
+  v2(): OpenApiV2Document;
 }
 
 type Json = Record<string, unknown>;
@@ -324,6 +337,11 @@ function buildDocument(group: string, gv: GroupVersionEntry, source: SchemaSourc
   };
 }
 
+/** kube-openapi's `computeETag`: the SHA-512 of a document, uppercase hex. */
+function sha512(text: string): string {
+  return createHash('sha512').update(text).digest('hex').toUpperCase();
+}
+
 /** Every document and the root, for the current set of served resources; `docs` adds the descriptions. */
 export function buildOpenApiDocuments(index: ResourceIndex, source: SchemaSource | undefined, docs?: SchemaDescriptions): OpenApiDocuments {
   const documents = new Map<string, OpenApiDocument>();
@@ -332,12 +350,18 @@ export function buildOpenApiDocuments(index: ResourceIndex, source: SchemaSource
     for (const gv of g.versions) {
       const path = openApiPath(g.name, gv.version);
       const text = JSON.stringify(buildDocument(g.name, gv, source, docs));
-      const hash = createHash('sha512').update(text).digest('hex').toUpperCase();
+      const hash = sha512(text);
       documents.set(path, { text, hash });
       rootPaths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hash}` };
     }
   }
-  return { rootText: JSON.stringify({ paths: rootPaths }), documents };
+  let v2: OpenApiV2Document | undefined;
+  const buildV2 = (): OpenApiV2Document => {
+    const swagger = swaggerFromV3([...documents.values()].map((d) => JSON.parse(d.text) as Json));
+    const json = JSON.stringify(swagger);
+    return { json, proto: swaggerProto(swagger), etag: sha512(json) };
+  };
+  return { rootText: JSON.stringify({ paths: rootPaths }), documents, v2: () => (v2 ??= buildV2()) };
 }
 
 /**

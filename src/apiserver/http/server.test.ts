@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './harness.js';
 import { fakeResources } from './fake-core.js';
+import { WIRE_BYTES, WireReader } from '../../api/proto/index.js';
 
 let t: TestServer;
 before(async () => {
@@ -76,7 +77,7 @@ describe('authentication', () => {
 });
 
 describe('unknown paths and methods', () => {
-  for (const path of ['/foo', '/api/v2', '/apis/nogroup', '/apis/apps/v9', '/openapi/v2', '/openapi/v3/apis/nogroup/v1', '/']) {
+  for (const path of ['/foo', '/api/v2', '/apis/nogroup', '/apis/apps/v9', '/openapi/v1', '/openapi/v3/apis/nogroup/v1', '/']) {
     test(`404 Status for ${path}`, async () => {
       const res = await t.fetch(path);
       assert.equal(res.status, 404);
@@ -350,6 +351,76 @@ describe('OpenAPI v3 with the built-in schema (src/api/schema)', () => {
     } finally {
       await real.server.close();
     }
+  });
+});
+
+describe('OpenAPI v2 (kube-openapi pkg/handler)', () => {
+  /** The length-delimited fields of a protobuf message, by number, as text or bytes. */
+  const fields = (buf: Uint8Array): Map<number, Uint8Array[]> => {
+    const r = new WireReader(buf);
+    const out = new Map<number, Uint8Array[]>();
+    while (!r.eof()) {
+      const [no, wt] = r.key();
+      if (wt !== WIRE_BYTES) {
+        r.skip(wt);
+        continue;
+      }
+      out.set(no, [...(out.get(no) ?? []), r.bytes()]);
+    }
+    return out;
+  };
+  const text = (b: Uint8Array | undefined): string => Buffer.from(b ?? []).toString('utf8');
+  let real: TestServer;
+  before(async () => {
+    real = await startTestServer({ schema: undefined });
+  });
+  after(() => real.server.close());
+
+  test('JSON: every served path and the definitions, refs to #/definitions, upstream names and descriptions', async () => {
+    const res = await real.fetch('/openapi/v2', { headers: { accept: 'application/json' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('vary'), 'Accept');
+    const doc = (await res.json()) as { swagger: string; paths: Record<string, Record<string, Record<string, unknown>>>; definitions: Record<string, Record<string, unknown>> };
+    assert.equal(doc.swagger, '2.0');
+    const patch = doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']?.['patch'];
+    assert.deepEqual(patch?.['x-kubernetes-group-version-kind'], { group: 'apps', version: 'v1', kind: 'Deployment' });
+    assert.ok((patch?.['consumes'] as string[]).includes('application/strategic-merge-patch+json'));
+    const params = patch?.['parameters'] as Record<string, unknown>[];
+    assert.deepEqual(params[0], { name: 'body', in: 'body', required: true, schema: { type: 'object' } });
+    assert.ok(params.some((p) => p['name'] === 'fieldValidation' && p['type'] === 'string'));
+    const get = doc.paths['/api/v1/namespaces/{namespace}/pods/{name}']?.['get'];
+    assert.deepEqual((get?.['responses'] as Record<string, unknown>)['200'], { description: 'OK', schema: { $ref: '#/definitions/io.k8s.api.core.v1.Pod' } });
+    const deployment = doc.definitions['io.k8s.api.apps.v1.Deployment'];
+    assert.equal(deployment?.['description'], 'Deployment enables declarative updates for Pods and ReplicaSets.');
+    assert.deepEqual((deployment?.['properties'] as Record<string, unknown>)['spec'], {
+      $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec',
+      description: 'Specification of the desired behavior of the Deployment.',
+    });
+    const containers = (doc.definitions['io.k8s.api.core.v1.PodSpec']?.['properties'] as Record<string, Record<string, unknown>>)['containers'];
+    assert.deepEqual(containers?.['items'], { $ref: '#/definitions/io.k8s.api.core.v1.Container' });
+    assert.equal(containers?.['x-kubernetes-patch-merge-key'], 'name');
+    assert.equal(JSON.stringify(doc).includes('#/components/'), false);
+    const etag = res.headers.get('etag') ?? '';
+    assert.match(etag, /^"[0-9A-F]{128}"$/);
+    assert.equal((await real.fetch('/openapi/v2', { headers: { 'if-none-match': etag } })).status, 304);
+  });
+
+  test('protobuf (what kubectl asks for): gnostic openapi_v2.Document; anything else is 406', async () => {
+    const res = await real.fetch('/openapi/v2', { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    const doc = fields(new Uint8Array(await res.arrayBuffer()));
+    assert.equal(text(doc.get(1)?.[0]), '2.0');
+    // Document.definitions (9) → NamedSchema (1) {name 1, Schema value 2}; Schema description 4, vendor_extension 31.
+    const named = [...(fields(doc.get(9)?.[0] ?? new Uint8Array()).get(1) ?? [])].map(fields);
+    const deployment = named.find((n) => text(n.get(1)?.[0]) === 'io.k8s.api.apps.v1.Deployment')?.get(2)?.[0];
+    assert.ok(deployment);
+    const schema = fields(deployment);
+    assert.equal(text(schema.get(4)?.[0]), 'Deployment enables declarative updates for Pods and ReplicaSets.');
+    const gvk = (schema.get(31) ?? []).map(fields).find((e) => text(e.get(1)?.[0]) === 'x-kubernetes-group-version-kind');
+    // Any {yaml 2}: JSON, which is YAML.
+    assert.deepEqual(JSON.parse(text(fields(gvk?.get(2)?.[0] ?? new Uint8Array()).get(2)?.[0])), [{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
+    assert.equal((await real.fetch('/openapi/v2', { headers: { accept: 'text/html' } })).status, 406);
   });
 });
 
