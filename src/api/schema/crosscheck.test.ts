@@ -106,10 +106,10 @@ function parseDeclarations(text: string): Documented[] {
       doc = body.join('\n');
       continue;
     }
-    const decl = /^export interface (\w+)/.exec(line);
+    const declared = /^export interface (\w+)/.exec(line)?.[1];
     const field = /^ {4}(?:readonly )?"?([\w$-]+)"?\??: /.exec(line);
-    if (decl) {
-      iface = decl[1] as string;
+    if (declared !== undefined) {
+      iface = declared;
       out.push({ iface, doc });
     } else if (field && iface) {
       out.push({ iface, field: field[1], doc });
