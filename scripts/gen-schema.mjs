@@ -14,7 +14,9 @@
  *
  * Read: every GA version (v1, v2) of k8s.io/api, apimachinery pkg/apis/meta/v1, kube-aggregator
  * pkg/apis/apiregistration/v1, apiextensions-apiserver pkg/apis/apiextensions/v1 and metrics
- * pkg/apis/metrics/v1beta1 — all their `*.go` but tests and generated code (scripts/schema/packages.mjs).
+ * pkg/apis/metrics/v1beta1 — all their `*.go` but tests and generated code (scripts/schema/packages.mjs) —
+ * and, for their descriptions, the files declaring the self-encoding types upstream's OpenAPI defines by
+ * name (resource.Quantity, intstr.IntOrString, meta/v1 Time and MicroTime: NAMED_SCALARS in resolve.mjs).
  * The Go is read by scripts/schema/go-source.mjs; kube-openapi's rules for descriptions, markers and
  * `required` are scripts/schema/openapi-rules.mjs; the type resolution is scripts/schema/resolve.mjs.
  *
@@ -22,6 +24,8 @@
  *   { "types": { "<name>": { "<jsonField>": "<field>", … }, … },
  *     "structTypes": { "<name>": "atomic" | "granular" },        (the type's +structType)
  *     "enums": { "<enum type>": ["<value>", …] },                 (each +enum string type's constants)
+ *     "scalars": { "<scalar>": "<name>" },                        (the scalars upstream defines by name:
+ *                                                                  `Quantity`, `IntOrString`, `Time`, `MicroTime`)
  *     "roots": { "<apiVersion>": { "<Kind>": "<name>" } } }       (`v1` for core, `apps/v1`, `meta.k8s.io/v1`)
  * <name> is upstream's OpenAPI definition name (`io.k8s.api.core.v1.Pod`). Fields are in Go's declaration
  * order (the order encoding/json writes them), `,inline` members flattened in place. <field> is
@@ -52,8 +56,8 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commentTags, definitionName, description } from './schema/openapi-rules.mjs';
-import { loadPackage, META_V1, packagePaths } from './schema/packages.mjs';
-import { Universe } from './schema/resolve.mjs';
+import { loadPackage, META_V1, packagePaths, typeDeclIn } from './schema/packages.mjs';
+import { NAMED_SCALARS, SPECIAL, Universe } from './schema/resolve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const typesFile = join(root, 'src/api/schema/types.json');
@@ -120,6 +124,14 @@ function main() {
     }
   }
 
+  const scalars = {};
+  for (const [scalar, { path, name, file }] of Object.entries(NAMED_SCALARS)) {
+    if (SPECIAL[`${path}.${name}`] !== scalar) throw new Error(`NAMED_SCALARS.${scalar} is not the scalar of ${path}.${name}`);
+    const defName = definitionName(path, name);
+    scalars[scalar] = defName;
+    docs.set(defName, { '': description(typeDeclIn(src, path, file, name).doc) });
+  }
+
   checkReferences(types);
   const enumNames = new Set([...types.values()].flatMap((fields) => fields.map((f) => f.field.enum).filter((e) => e !== undefined)));
   const enumLines = [...enumNames].sort().map((full) => `${JSON.stringify(goDefinitionName(full))}:${JSON.stringify(universe.enumOf(full))}`);
@@ -129,7 +141,7 @@ function main() {
       .sort()
       .map((v) => [v, Object.fromEntries(Object.entries(roots[v]).sort(([a], [b]) => (a < b ? -1 : 1)))]),
   );
-  writeFileSync(typesFile, `{"types":{\n${typeLines.join(',\n')}\n},\n"structTypes":${JSON.stringify(structTypes, null, 1)},\n"enums":{\n${enumLines.join(',\n')}\n},\n"roots":${JSON.stringify(sortedRoots, null, 1)}}\n`);
+  writeFileSync(typesFile, `{"types":{\n${typeLines.join(',\n')}\n},\n"structTypes":${JSON.stringify(structTypes, null, 1)},\n"enums":{\n${enumLines.join(',\n')}\n},\n"scalars":${JSON.stringify(scalars, null, 1)},\n"roots":${JSON.stringify(sortedRoots, null, 1)}}\n`);
   const docLines = [...docs].map(([name, d]) => `${JSON.stringify(name)}:${JSON.stringify(d)}`);
   writeFileSync(docsFile, `{\n${docLines.join(',\n')}\n}\n`);
 

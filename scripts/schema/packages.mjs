@@ -42,6 +42,22 @@ function dirOf(src, importPath) {
 }
 
 /**
+ * The declaration of type `name` in one file of a package that is not read whole (their other files
+ * hold Go this reader does not need to follow): `typeDeclIn(src, 'k8s.io/apimachinery/pkg/util/intstr',
+ * 'intstr.go', 'IntOrString')`.
+ * @param {string} src
+ * @param {string} importPath
+ * @param {string} fileName
+ * @param {string} name
+ * @returns {GoTypeDecl}
+ */
+export function typeDeclIn(src, importPath, fileName, name) {
+  const decl = parseGoFile(readFileSync(join(dirOf(src, importPath), fileName), 'utf8')).types.find((t) => t.name === name);
+  if (!decl) throw new Error(`${importPath}/${fileName} declares no type ${name}`);
+  return decl;
+}
+
+/**
  * Import paths of every package to read: each `k8s.io/api/<group>/v<N>` (GA versions only) and
  * {@link EXTRA_PACKAGES}.
  * @param {string} src

@@ -34,6 +34,20 @@ export const SPECIAL = {
   'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaPropsOrStringArray': 'any',
 };
 
+/**
+ * The {@link SPECIAL} scalars that upstream's OpenAPI defines by name, each with the file declaring its
+ * Go type: a definition with the type and format of the type's OpenAPISchemaType and
+ * OpenAPISchemaFormat methods and its doc comment as description (kube-openapi's generator, the
+ * `hasV2DefinitionTypeAndFormat` case). types.json maps each scalar to its definition name, docs.json
+ * holds the description.
+ */
+export const NAMED_SCALARS = {
+  Quantity: { path: 'k8s.io/apimachinery/pkg/api/resource', name: 'Quantity', file: 'quantity.go' },
+  IntOrString: { path: 'k8s.io/apimachinery/pkg/util/intstr', name: 'IntOrString', file: 'intstr.go' },
+  Time: { path: 'k8s.io/apimachinery/pkg/apis/meta/v1', name: 'Time', file: 'time.go' },
+  MicroTime: { path: 'k8s.io/apimachinery/pkg/apis/meta/v1', name: 'MicroTime', file: 'micro_time.go' },
+};
+
 /** Go's predeclared types that API fields use (`[]byte` is handled apart, as `bytes`). */
 const BUILTINS = { string: 'string', bool: 'boolean', int32: 'int32', int64: 'int64', float64: 'number', float32: 'number' };
 

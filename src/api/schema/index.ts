@@ -78,6 +78,7 @@ interface SchemaFile {
   types: Record<string, Record<string, string>>;
   structTypes: Record<string, string>;
   enums: Record<string, string[]>;
+  scalars: Record<string, string>;
   roots: Record<string, Record<string, string>>;
 }
 
@@ -149,7 +150,7 @@ export function lookupType(name: string): TypeSchema | undefined {
   const fields: Record<string, FieldSchema> = Object.create(null) as Record<string, FieldSchema>;
   for (const [f, enc] of Object.entries(raw)) fields[f] = decodeField(enc);
   t = { name, fields };
-  if (has(file.structTypes, name)) t.structType = file.structTypes[name] as string;
+  if (has(file.structTypes, name)) t.structType = file.structTypes[name];
   decoded.set(name, t);
   return t;
 }
@@ -179,6 +180,16 @@ export function rootTypes(): { apiVersion: string; kind: string; type: string }[
     for (const [kind, type] of Object.entries(kinds)) out.push({ apiVersion, kind, type });
   }
   return out;
+}
+
+/**
+ * The OpenAPI definition name of a scalar that upstream's OpenAPI defines by name (a self-encoding Go
+ * type with OpenAPISchemaType/Format methods): `Quantity` → `io.k8s.apimachinery.pkg.api.resource.Quantity`,
+ * `IntOrString`, `Time`, `MicroTime`; undefined for the others (`string`, `int32`, `any` …). docs.json
+ * has its description.
+ */
+export function scalarDefinitionName(scalar: string): string | undefined {
+  return has(file.scalars, scalar) ? file.scalars[scalar] : undefined;
 }
 
 /** All type names, sorted. */

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOGUE } from '../catalogue/index.js';
-import { allTypeNames, loadDocs, lookupType, pruneUnknownFields, rootTypeName, rootTypes } from './index.js';
+import { allTypeNames, loadDocs, lookupType, pruneUnknownFields, rootTypeName, rootTypes, scalarDefinitionName } from './index.js';
 
 const core = (t: string): string => `io.k8s.api.core.v1.${t}`;
 const apps = (t: string): string => `io.k8s.api.apps.v1.${t}`;
@@ -277,5 +277,15 @@ describe('docs', () => {
     assert.equal(docs.describeField(core('PodSpec'), 'nope'), undefined);
     assert.equal(docs.describeField(core('PodSpec'), ''), undefined);
     assert.equal(docs.describeType('toString'), undefined);
+  });
+
+  test('the self-encoding scalars upstream defines by name, with their descriptions', async () => {
+    const docs = await loadDocs();
+    assert.equal(scalarDefinitionName('IntOrString'), 'io.k8s.apimachinery.pkg.util.intstr.IntOrString');
+    assert.equal(scalarDefinitionName('Time'), meta('Time'));
+    assert.equal(scalarDefinitionName('string'), undefined);
+    assert.equal(scalarDefinitionName('toString'), undefined);
+    assert.equal(docs.describeType(meta('MicroTime')), 'MicroTime is version of Time with microsecond level precision.');
+    assert.match(docs.describeType('io.k8s.apimachinery.pkg.api.resource.Quantity') ?? '', /^Quantity is a fixed-point representation of a number\. /);
   });
 });
