@@ -81,9 +81,11 @@ function swaggerOperation(op: Json): Json {
 
 /**
  * The Swagger 2.0 document of all `v3` group/version documents: their paths and schemas together
- * (a schema several documents share is written once).
+ * (a schema several documents share is written once). `v2Forms` are the definitions whose v2 form is
+ * not their v3 form (kube-openapi's EmbedOpenAPIDefinitionIntoV2Extension: IntOrString's v3 `oneOf`
+ * is a `type: string` in v2); they keep their v3 description.
  */
-export function swaggerFromV3(v3: readonly Json[]): Json {
+export function swaggerFromV3(v3: readonly Json[], v2Forms: Readonly<Record<string, Json>> = {}): Json {
   const paths: Json = {};
   const definitions: Json = {};
   for (const doc of v3) {
@@ -97,7 +99,8 @@ export function swaggerFromV3(v3: readonly Json[]): Json {
       paths[path] = v2item;
     }
     for (const [name, s] of Object.entries((doc['components'] as { schemas: Record<string, Json> }).schemas)) {
-      definitions[name] ??= swaggerSchema(s);
+      const form = v2Forms[name];
+      definitions[name] ??= form ? { ...form, ...(s['description'] === undefined ? {} : { description: s['description'] }) } : swaggerSchema(s);
     }
   }
   return { swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.33.0' }, paths, definitions };

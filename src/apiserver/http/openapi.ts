@@ -52,31 +52,42 @@ type GVK = { group: string; version: string; kind: string };
 
 const REF_PREFIX = '#/components/schemas/';
 
-/** Types that upstream's OpenAPI describes as primitives with a format rather than as objects. */
-const specialTypes: Record<string, Json> = {
-  Quantity: { type: 'string' },
-  IntOrString: { type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true },
-  Time: { type: 'string', format: 'date-time' },
-  MicroTime: { type: 'string', format: 'date-time' },
-  Duration: { type: 'string' },
-  RawExtension: { type: 'object' },
-  FieldsV1: { type: 'object' },
-};
-
-const primitiveTypes: Record<string, Json> = {
+/**
+ * The schemas of api/schema's scalars, as kube-openapi writes their Go types (openapi.go
+ * `OpenAPITypeFormat`): `float64` is a double, `[]byte` a base64 string.
+ */
+const SCALARS: Record<string, Json> = {
   string: { type: 'string' },
   boolean: { type: 'boolean' },
-  integer: { type: 'integer' },
   int32: { type: 'integer', format: 'int32' },
   int64: { type: 'integer', format: 'int64' },
-  number: { type: 'number' },
-  float: { type: 'number', format: 'float' },
-  double: { type: 'number', format: 'double' },
-  byte: { type: 'string', format: 'byte' },
-  object: { type: 'object' },
-  // Free-form values (RawExtension, fieldsV1) in src/api/schema.
+  number: { type: 'number', format: 'double' },
+  bytes: { type: 'string', format: 'byte' },
+  // Free-form values (RawExtension, FieldsV1, apiextensions' JSON).
   any: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
 };
+
+/**
+ * The definitions of the scalars upstream names (SchemaSource.scalarDefinitionName), as kube-openapi's
+ * generator writes their Go types (openapi.go, the `hasV2DefinitionTypeAndFormat` cases): in v2 the
+ * type and format of their OpenAPISchemaType/OpenAPISchemaFormat methods; in v3 the `oneOf` of their
+ * OpenAPIV3OneOfTypes instead of the type, where they have one (k8s.io/apimachinery
+ * pkg/api/resource/quantity.go, pkg/util/intstr/intstr.go, pkg/apis/meta/v1/time.go, micro_time.go).
+ * kubectl explain names a referenced definition only when it has no type other than object:
+ * `maxSurge <IntOrString>`, `limits <map[string]Quantity>`, but `creationTimestamp <string>`.
+ */
+const NAMED_SCALARS: Record<string, { v3: Json; v2: Json }> = {
+  Quantity: { v3: { oneOf: [{ type: 'string' }, { type: 'number' }] }, v2: { type: 'string' } },
+  IntOrString: { v3: { oneOf: [{ type: 'integer' }, { type: 'string' }], format: 'int-or-string' }, v2: { type: 'string', format: 'int-or-string' } },
+  Time: { v3: { type: 'string', format: 'date-time' }, v2: { type: 'string', format: 'date-time' } },
+  MicroTime: { v3: { type: 'string', format: 'date-time' }, v2: { type: 'string', format: 'date-time' } },
+};
+
+/**
+ * Go zero values of the scalars kube-openapi gives as `default` to a field that is neither a pointer
+ * nor `omitempty` (openapi.go `mustEnforceDefault`, `OpenAPIZeroValue`).
+ */
+const ZERO_DEFAULTS: Record<string, unknown> = { string: '', boolean: false, int32: 0, int64: 0, number: 0 };
 
 /** Builds `components.schemas` from the roots, following field types transitively. */
 class SchemaCollector {
@@ -105,9 +116,7 @@ class SchemaCollector {
     if (this.schemas[name]) return;
     const type = this.source?.lookupType(name);
     if (!type) return;
-    const schema: Json = { type: 'object' };
-    const description = this.docs?.describeType(name);
-    if (description !== undefined) schema['description'] = description;
+    const schema = this.described({ type: 'object' }, name);
     // Registered before the fields so that recursive types (JSONSchemaProps) terminate.
     this.schemas[name] = schema;
     const properties: Record<string, Json> = {};
@@ -121,16 +130,28 @@ class SchemaCollector {
     if (type.structType) schema['x-kubernetes-map-type'] = type.structType;
   }
 
+  /** `schema` with the description of type `name`, when there is one. */
+  private described(schema: Json, name: string): Json {
+    const description = this.docs?.describeType(name);
+    if (description !== undefined) schema['description'] = description;
+    return schema;
+  }
+
   /**
-   * Schema of one value of type `t`: a primitive, or `allOf: [$ref]` as upstream's v3 documents write
-   * refs, with `default: {}` where Go always has a value (not behind a pointer).
+   * Schema of one value of type `t`: a scalar, or `allOf: [$ref]` as upstream's v3 documents write
+   * refs, with `default: {}` where Go always has a struct (not behind a pointer; the named scalars
+   * decode themselves, and kube-openapi gives them no default).
    */
   private typeSchema(t: string, pointer: boolean): Json {
-    const primitive = primitiveTypes[t];
-    if (primitive) return { ...primitive };
-    const special = specialTypes[t.slice(t.lastIndexOf('.') + 1)];
-    if (special) return { ...special };
-    if (!this.source?.lookupType(t)) return { type: 'object' };
+    const scalar = SCALARS[t];
+    if (scalar) return { ...scalar };
+    const forms = NAMED_SCALARS[t];
+    const named = forms ? this.source?.scalarDefinitionName?.(t) : undefined;
+    if (forms && named !== undefined) {
+      this.schemas[named] ??= this.described({ ...forms.v3 }, named);
+      return { allOf: [{ $ref: REF_PREFIX + named }] };
+    }
+    if (!this.source?.lookupType(t)) return { ...(forms?.v3 ?? { type: 'object' }) };
     this.add(t);
     return pointer ? { allOf: [{ $ref: REF_PREFIX + t }] } : { allOf: [{ $ref: REF_PREFIX + t }], default: {} };
   }
@@ -144,7 +165,8 @@ class SchemaCollector {
     else if (f.map) schema = { type: 'object', additionalProperties: item };
     else schema = item;
     if (description !== undefined) schema['description'] = description;
-    if (f.default !== undefined) schema['default'] = f.default;
+    const zero = f.pointer || f.omitempty || f.list || f.map ? undefined : ZERO_DEFAULTS[f.type];
+    if (f.default !== undefined || zero !== undefined) schema['default'] = f.default ?? zero;
     if (f.patchStrategy) schema['x-kubernetes-patch-strategy'] = f.patchStrategy;
     if (f.patchMergeKey) schema['x-kubernetes-patch-merge-key'] = f.patchMergeKey;
     if (f.listType) schema['x-kubernetes-list-type'] = f.listType;
@@ -357,7 +379,12 @@ export function buildOpenApiDocuments(index: ResourceIndex, source: SchemaSource
   }
   let v2: OpenApiV2Document | undefined;
   const buildV2 = (): OpenApiV2Document => {
-    const swagger = swaggerFromV3([...documents.values()].map((d) => JSON.parse(d.text) as Json));
+    const v2Forms: Record<string, Json> = {};
+    for (const [scalar, { v2 }] of Object.entries(NAMED_SCALARS)) {
+      const name = source?.scalarDefinitionName?.(scalar);
+      if (name !== undefined) v2Forms[name] = v2;
+    }
+    const swagger = swaggerFromV3([...documents.values()].map((d) => JSON.parse(d.text) as Json), v2Forms);
     const json = JSON.stringify(swagger);
     return { json, proto: swaggerProto(swagger), etag: sha512(json) };
   };

@@ -267,7 +267,7 @@ describe('OpenAPI v3 (apiserver.md §4)', () => {
     assert.equal(doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments']?.['post']?.['x-kubernetes-action'], 'post');
   });
 
-  test('schemas: root GVK, allOf $refs, patch strategy and merge key, special types', async () => {
+  test('schemas: root GVK, allOf $refs, patch strategy and merge key, scalars (inline from a source that does not name them)', async () => {
     const doc = (await (await t.fetch('/openapi/v3/apis/apps/v1')).json()) as { components: { schemas: Record<string, Record<string, unknown>> } };
     const schemas = doc.components.schemas;
     const deployment = schemas['io.k8s.api.apps.v1.Deployment'];
@@ -285,7 +285,7 @@ describe('OpenAPI v3 (apiserver.md §4)', () => {
     });
     assert.deepEqual(podSpec['nodeSelector'], { type: 'object', additionalProperties: { type: 'string' } });
     const container = schemas['io.k8s.api.core.v1.Container']?.['properties'] as Record<string, unknown>;
-    assert.deepEqual(container['resources'], { type: 'object', additionalProperties: { type: 'string' } });
+    assert.deepEqual(container['resources'], { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] } });
     const meta = schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']?.['properties'] as Record<string, unknown>;
     assert.deepEqual(meta['creationTimestamp'], { type: 'string', format: 'date-time' });
     assert.equal(schemas['io.k8s.api.apps.v1.DeploymentSpec']?.['x-kubernetes-group-version-kind'], undefined);
@@ -334,7 +334,12 @@ describe('OpenAPI v3 with the built-in schema (src/api/schema)', () => {
         return rest;
       };
       const rolling = Object.entries(schemas).find(([name]) => name.endsWith('RollingUpdateDeployment'))?.[1];
-      assert.deepEqual(shape(rolling?.properties?.['maxSurge']), { type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true });
+      assert.deepEqual(shape(rolling?.properties?.['maxSurge']), { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString' }] });
+      // Self-encoding types are named definitions, as upstream's (kubectl explain shows `<IntOrString>`).
+      assert.deepEqual(shape(schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']), { oneOf: [{ type: 'integer' }, { type: 'string' }], format: 'int-or-string' });
+      assert.match(String(schemas['io.k8s.apimachinery.pkg.api.resource.Quantity']?.['description']), /^Quantity is a fixed-point representation of a number\./);
+      // A string that Go always encodes has the default kube-openapi enforces: its zero value.
+      assert.equal((schemas['io.k8s.api.core.v1.Container']?.properties?.['name'] as Record<string, unknown>)['default'], '');
       const managed = Object.entries(schemas).find(([name]) => name.endsWith('ManagedFieldsEntry'))?.[1];
       assert.deepEqual(shape(managed?.properties?.['fieldsV1']), { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
       // What kubectl explain shows: descriptions, required fields, enums; and server-side apply's list types.
@@ -400,6 +405,9 @@ describe('OpenAPI v2 (kube-openapi pkg/handler)', () => {
     assert.deepEqual(containers?.['items'], { $ref: '#/definitions/io.k8s.api.core.v1.Container' });
     assert.equal(containers?.['x-kubernetes-patch-merge-key'], 'name');
     assert.equal(JSON.stringify(doc).includes('#/components/'), false);
+    const intOrString = doc.definitions['io.k8s.apimachinery.pkg.util.intstr.IntOrString'];
+    assert.deepEqual({ ...intOrString, description: undefined }, { type: 'string', format: 'int-or-string', description: undefined });
+    assert.match(String(intOrString?.['description']), /^IntOrString is a type that can hold an int32 or a string\./);
     const etag = res.headers.get('etag') ?? '';
     assert.match(etag, /^"[0-9A-F]{128}"$/);
     assert.equal((await real.fetch('/openapi/v2', { headers: { 'if-none-match': etag } })).status, 304);

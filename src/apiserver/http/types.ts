@@ -46,6 +46,8 @@ export interface SchemaSource {
   lookupType(name: string): SchemaType | undefined;
   /** Name of the root type of a kind, e.g. (`apps`, `v1`, `Deployment`) → `io.k8s.api.apps.v1.Deployment`. */
   rootTypeName(group: string, version: string, kind: string): string | undefined;
+  /** The definition name of a scalar upstream defines by name (`Quantity` → `io.k8s.apimachinery.pkg.api.resource.Quantity`). */
+  scalarDefinitionName?(scalar: string): string | undefined;
   /** Loads the descriptions (once); a source without them gives documents without descriptions. */
   loadDocs?(): Promise<SchemaDescriptions>;
 }
