@@ -10,7 +10,12 @@
  *     done
  *     cd - && node scripts/gen-schema.mjs --src /tmp/k8s-src
  *
- * (`<src>/<repo>` must hold the repository's tree; an extracted `git archive v0.33.9` does as well.)
+ * `<src>/<repo>` must hold the repository's tree at the tag; from bare mirrors of the five repositories,
+ * `mkdir <src>/$repo && git --git-dir=<mirror of $repo> archive v0.33.9 | tar -x -C <src>/$repo` gives
+ * the same trees. The output depends on nothing else (files and names are read in sorted order), so a
+ * run on the same tag rewrites both files byte for byte: `git status` shows no change. A new
+ * Kubernetes minor is a new tag here and in the clone loop, and a regenerated pair of files
+ * (docs/adr/0008-schema-from-go-types.md).
  *
  * Read: every GA version (v1, v2) of k8s.io/api, apimachinery pkg/apis/meta/v1, kube-aggregator
  * pkg/apis/apiregistration/v1, apiextensions-apiserver pkg/apis/apiextensions/v1 and metrics
