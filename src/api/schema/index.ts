@@ -192,7 +192,7 @@ export function scalarDefinitionName(scalar: string): string | undefined {
   return has(file.scalars, scalar) ? file.scalars[scalar] : undefined;
 }
 
-/** All type names, sorted. */
+/** All type names, by package (as scripts/gen-schema.mjs reads them), then by name. */
 export function allTypeNames(): string[] {
   return Object.keys(file.types);
 }
