@@ -78,7 +78,7 @@ export const layerZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.kubeplane/', '.prof/', 'eslint.config.js', 'scripts/*.mjs'] },
+  { ignores: ['dist/', 'node_modules/', '.kubeplane/', '.prof/', 'eslint.config.js', 'scripts/**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -23,7 +23,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync, constants } from 'node:zlib';
+import { inflateRawSync, constants } from 'node:zlib';
 import { WireReader, WIRE_BYTES, WIRE_VARINT } from '../dist/src/api/proto/wire.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -100,15 +100,20 @@ function defaultBinary() {
   return join(dirname(kubectl), 'kubectl.1.33');
 }
 
-/** Every gzipped FileDescriptorProto in the binary whose name ends in generated.proto. */
+/**
+ * Every gzipped FileDescriptorProto in the binary whose name ends in generated.proto. Go's gzip writer
+ * sets no optional header fields (FLG 0), so the deflate stream starts 10 bytes in; it is inflated raw,
+ * because gunzip would run on into the next descriptor when two are adjacent (apidiscovery v2 is
+ * followed by v2beta1) and merge their messages.
+ */
 function descriptors(binary) {
   const bin = readFileSync(binary);
   const files = new Map();
-  for (let i = bin.indexOf(0x1f); i >= 0 && i < bin.length - 3; i = bin.indexOf(0x1f, i + 1)) {
-    if (bin[i + 1] !== 0x8b || bin[i + 2] !== 0x08) continue;
+  for (let i = bin.indexOf(0x1f); i >= 0 && i < bin.length - 10; i = bin.indexOf(0x1f, i + 1)) {
+    if (bin[i + 1] !== 0x8b || bin[i + 2] !== 0x08 || bin[i + 3] !== 0) continue;
     let data;
     try {
-      data = gunzipSync(bin.subarray(i, i + 1_000_000), { finishFlush: constants.Z_SYNC_FLUSH });
+      data = inflateRawSync(bin.subarray(i + 10, i + 1_000_000), { finishFlush: constants.Z_SYNC_FLUSH });
     } catch {
       continue;
     }

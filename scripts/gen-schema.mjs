@@ -1,274 +1,182 @@
 #!/usr/bin/env node
 /**
- * Generates src/api/schema/types.json, the field schema of every Kubernetes type, from the models of
- * @kubernetes/client-node (a devDependency). Run by hand after upgrading that package:
+ * Generates src/api/schema/types.json (the field schema of every Kubernetes API type) and
+ * src/api/schema/docs.json (their descriptions) from upstream's Go types, the real definition of the
+ * API, at v0.33.9 (Kubernetes v1.33). Run by hand:
  *
- *     node scripts/gen-schema.mjs
+ *     mkdir -p /tmp/k8s-src && cd /tmp/k8s-src
+ *     for repo in api apimachinery kube-aggregator apiextensions-apiserver metrics; do
+ *       git clone --quiet --depth 1 --branch v0.33.9 https://github.com/kubernetes/$repo
+ *     done
+ *     cd - && node scripts/gen-schema.mjs --src /tmp/k8s-src
  *
- * Sources:
- * - node_modules/@kubernetes/client-node/dist/gen/models/*.js: each model class has a static
- *   `attributeTypeMap` of `{name, baseName, type, format}`; `baseName` is the JSON field name and
- *   `type` a TypeScript-ish spelling (`Array<V1Container>`, `{ [key: string]: string; }`, `Date`).
- * - node_modules/kubernetes-types/**.d.ts: which string fields are `resource.Quantity` (client-node
- *   types them as plain strings), and which fields are required (declared without `?`).
- * - PATCH_OVERLAY below: the `patchStrategy`/`patchMergeKey` struct tags of k8s.io/api (v1.33), from
- *   shared/reference/apiserver.md §8.3, which client-node's models do not carry.
- * - ROOT_APIS below: which API group/version each client-node API class serves, to map
- *   (group, version, kind) to the model of a top-level object.
+ * `<src>/<repo>` must hold the repository's tree at the tag; from bare mirrors of the five repositories,
+ * `mkdir <src>/$repo && git --git-dir=<mirror of $repo> archive v0.33.9 | tar -x -C <src>/$repo` gives
+ * the same trees. The output depends on nothing else (files and names are read in sorted order), so a
+ * run on the same tag rewrites both files byte for byte: `git status` shows no change. A new
+ * Kubernetes minor is a new tag here and in the clone loop, and a regenerated pair of files
+ * (docs/adr/0008-schema-from-go-types.md).
  *
- * Output format (compact; decoded by src/api/schema/index.ts):
- *   { "types": { "<Model>": { "<jsonField>": "<type>" } },
- *     "required": { "<Model>": ["<jsonField>", …] },
- *     "patch": { "<Model>.<jsonField>": "<strategy>[:<mergeKey>]" },
- *     "roots": { "<apiVersion>": { "<Kind>": "<Model>" } } }   (apiVersion `v1` for core, `apps/v1`, …)
- * where <type> is a model name, `string`, `int32`, `int64`, `integer` (no width known), `number`,
- * `boolean`, `IntOrString`, `Quantity`,
- * `Time` (metav1.Time, RFC 3339 seconds), `MicroTime` (metav1.MicroTime, microseconds) or `any`
- * (free-form), prefixed by `[]` for a list or `{}` for a map with string keys.
+ * Read: every GA version (v1, v2) of k8s.io/api, apimachinery pkg/apis/meta/v1, kube-aggregator
+ * pkg/apis/apiregistration/v1, apiextensions-apiserver pkg/apis/apiextensions/v1 and metrics
+ * pkg/apis/metrics/v1beta1 — all their `*.go` but tests and generated code (scripts/schema/packages.mjs) —
+ * and, for their descriptions, the files declaring the self-encoding types upstream's OpenAPI defines by
+ * name (resource.Quantity, intstr.IntOrString, meta/v1 Time and MicroTime: NAMED_SCALARS in resolve.mjs).
+ * The Go is read by scripts/schema/go-source.mjs; kube-openapi's rules for descriptions, markers and
+ * `required` are scripts/schema/openapi-rules.mjs; the type resolution is scripts/schema/resolve.mjs.
+ *
+ * types.json (decoded by src/api/schema/index.ts), one line per type:
+ *   { "types": { "<name>": { "<jsonField>": "<field>", … }, … },
+ *     "structTypes": { "<name>": "atomic" | "granular" },        (the type's +structType)
+ *     "enums": { "<enum type>": ["<value>", …] },                 (each +enum string type's constants)
+ *     "scalars": { "<scalar>": "<name>" },                        (the scalars upstream defines by name:
+ *                                                                  `Quantity`, `IntOrString`, `Time`, `MicroTime`)
+ *     "roots": { "<apiVersion>": { "<Kind>": "<name>" } } }       (`v1` for core, `apps/v1`, `meta.k8s.io/v1`)
+ * <name> is upstream's OpenAPI definition name (`io.k8s.api.core.v1.Pod`). Fields are in Go's declaration
+ * order (the order encoding/json writes them), `,inline` members flattened in place. <field> is
+ * `<type>` followed by space-separated facts:
+ *   <type>            a type name, or a scalar: `string`, `int32`, `int64`, `number` (float64), `boolean`,
+ *                     `bytes` ([]byte: base64 in JSON), `IntOrString`, `Quantity`, `Time`, `MicroTime`
+ *                     or `any` (free-form: RawExtension, FieldsV1, apiextensions JSON, interface{});
+ *                     metav1.Duration and types.UID are `string`. Prefixed `[]` for a list, `{}` for a
+ *                     map with string keys; a list or map of lists or maps has `any` members.
+ *   req               in the OpenAPI `required` list: `+required`, or neither `+optional` nor `omitempty`
+ *   ptr               a Go pointer (`*T`): absent and zero are different values
+ *   omit              `omitempty`: Go leaves the zero value out when encoding
+ *   patch=<strategy>  the `patchStrategy` tag: `merge`, `retainKeys` or `merge,retainKeys`
+ *   mergeKey=<field>  the `patchMergeKey` tag
+ *   listType=<t>      +listType: `atomic`, `set` or `map`
+ *   listMapKeys=<a,b> +listMapKey (each, in order)
+ *   mapType=<t>       +mapType; structType=<t> +structType on the field
+ *   enum=<enum type>  the field's (or its members') +enum string type, e.g. `io.k8s.api.core.v1.RestartPolicy`,
+ *                     whose values are listed in "enums", sorted as kube-openapi sorts them
+ *   default=<json>    +default (last; `ref(Const)` resolved to the constant's value)
+ *
+ * docs.json (loaded only by what shows descriptions, i.e. OpenAPI), one line per type:
+ *   { "<name>": { "": "<type description>", "<jsonField>": "<description>", … }, … }
+ * descriptions as kube-openapi derives them, a field of an enum type ending with its
+ * "Possible enum values" paragraph, as upstream serves it.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { commentTags, definitionName, description } from './schema/openapi-rules.mjs';
+import { loadPackage, META_V1, packagePaths, typeDeclIn } from './schema/packages.mjs';
+import { NAMED_SCALARS, SPECIAL, Universe } from './schema/resolve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const modelsDir = join(root, 'node_modules/@kubernetes/client-node/dist/gen/models');
-const apisDir = join(root, 'node_modules/@kubernetes/client-node/dist/gen/apis');
-const kubeTypesDir = join(root, 'node_modules/kubernetes-types');
-const outFile = join(root, 'src/api/schema/types.json');
+const typesFile = join(root, 'src/api/schema/types.json');
+const docsFile = join(root, 'src/api/schema/docs.json');
 
-/** client-node API class → served group and version. */
-const ROOT_APIS = [
-  { api: 'CoreV1Api', group: '', version: 'v1' },
-  { api: 'AppsV1Api', group: 'apps', version: 'v1' },
-  { api: 'BatchV1Api', group: 'batch', version: 'v1' },
-  { api: 'AutoscalingV1Api', group: 'autoscaling', version: 'v1' },
-  { api: 'AutoscalingV2Api', group: 'autoscaling', version: 'v2' },
-  { api: 'CoordinationV1Api', group: 'coordination.k8s.io', version: 'v1' },
-  { api: 'PolicyV1Api', group: 'policy', version: 'v1' },
-  { api: 'EventsV1Api', group: 'events.k8s.io', version: 'v1' },
-  { api: 'AuthorizationV1Api', group: 'authorization.k8s.io', version: 'v1' },
-];
-
-/** meta/v1 kinds, accepted under any group (DeleteOptions bodies, Status responses, watch events). */
-const META_ROOTS = {
-  Status: 'V1Status',
-  DeleteOptions: 'V1DeleteOptions',
-  WatchEvent: 'V1WatchEvent',
-  APIResourceList: 'V1APIResourceList',
-  APIGroup: 'V1APIGroup',
-  APIGroupList: 'V1APIGroupList',
-  APIVersions: 'V1APIVersions',
-};
-
-/** Kinds that show up in API classes but belong to meta/v1. */
-const META_KINDS = new Set(Object.keys(META_ROOTS));
-
-/**
- * Subresource bodies that appear in an API class of another group: pods/eviction takes a policy/v1
- * Eviction, <resource>/scale an autoscaling/v1 Scale, serviceaccounts/token an authentication.k8s.io/v1 TokenRequest.
- */
-const SUBRESOURCE_KINDS = { Eviction: 'policy/v1', Scale: 'autoscaling/v1', TokenRequest: 'authentication.k8s.io/v1' };
-
-/** k8s.io/api struct tags (v1.33): `[model, field, strategy, mergeKey?]`. */
-const PATCH_OVERLAY = [
-  ['V1PodSpec', 'containers', 'merge', 'name'],
-  ['V1PodSpec', 'initContainers', 'merge', 'name'],
-  ['V1PodSpec', 'ephemeralContainers', 'merge', 'name'],
-  ['V1PodSpec', 'volumes', 'merge,retainKeys', 'name'],
-  ['V1PodSpec', 'imagePullSecrets', 'merge', 'name'],
-  ['V1PodSpec', 'hostAliases', 'merge', 'ip'],
-  ['V1PodSpec', 'topologySpreadConstraints', 'merge', 'topologyKey'],
-  ['V1PodSpec', 'schedulingGates', 'merge', 'name'],
-  ['V1PodSpec', 'resourceClaims', 'merge,retainKeys', 'name'],
-  ['V1Container', 'env', 'merge', 'name'],
-  ['V1Container', 'ports', 'merge', 'containerPort'],
-  ['V1Container', 'volumeMounts', 'merge', 'mountPath'],
-  ['V1Container', 'volumeDevices', 'merge', 'devicePath'],
-  ['V1EphemeralContainer', 'env', 'merge', 'name'],
-  ['V1EphemeralContainer', 'ports', 'merge', 'containerPort'],
-  ['V1EphemeralContainer', 'volumeMounts', 'merge', 'mountPath'],
-  ['V1EphemeralContainer', 'volumeDevices', 'merge', 'devicePath'],
-  ['V1PodStatus', 'podIPs', 'merge', 'ip'],
-  ['V1PodStatus', 'hostIPs', 'merge', 'ip'],
-  ['V1PodStatus', 'resourceClaimStatuses', 'merge,retainKeys', 'name'],
-  ['V1NodeStatus', 'addresses', 'merge', 'type'],
-  ['V1NodeSpec', 'podCIDRs', 'merge'],
-  ['V1ServiceSpec', 'ports', 'merge', 'port'],
-  ['V1ServiceAccount', 'secrets', 'merge', 'name'],
-  ['V1ObjectMeta', 'finalizers', 'merge'],
-  ['V1ObjectMeta', 'ownerReferences', 'merge', 'uid'],
-  ['V1DeploymentSpec', 'strategy', 'retainKeys'],
-  ['V1DaemonSetSpec', 'updateStrategy', 'retainKeys'],
-];
-
-/** Normalizes one client-node attribute type to our type string. */
-function normalize(type, format, models) {
-  const list = /^Array<(.+)>$/.exec(type);
-  if (list) return `[]${normalize(list[1], format, models)}`;
-  const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
-  if (map) {
-    // map[string][]string (e.g. SubjectAccessReviewSpec.extra) has no spelling of its own: free-form.
-    const inner = normalize(map[1], format, models);
-    return inner.startsWith('[]') ? '{}any' : `{}${inner}`;
-  }
-  switch (type) {
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'boolean';
-    case 'number':
-      // Keep the Go width: the decoder's type errors name it (`… of type int32`).
-      if (format === 'double' || format === 'float') return 'number';
-      return format === 'int32' || format === 'int64' ? format : 'integer';
-    case 'Date':
-      return 'Time';
-    case 'V1MicroTime':
-      return 'MicroTime';
-    case 'IntOrString':
-      return 'IntOrString';
-    case 'any':
-      return 'any';
-    default:
-      if (!models.has(type)) throw new Error(`unknown type ${type}`);
-      return type;
-  }
+/** The flags of one field, in the order documented above. @param {import('./schema/resolve.mjs').Field} f */
+function encodeField(f) {
+  const parts = [`${f.list ? '[]' : f.map ? '{}' : ''}${f.type}`];
+  if (f.required) parts.push('req');
+  if (f.pointer) parts.push('ptr');
+  if (f.omitempty) parts.push('omit');
+  if (f.patchStrategy) parts.push(`patch=${f.patchStrategy}`);
+  if (f.patchMergeKey) parts.push(`mergeKey=${f.patchMergeKey}`);
+  if (f.listType) parts.push(`listType=${f.listType}`);
+  if (f.listMapKeys) parts.push(`listMapKeys=${f.listMapKeys.join(',')}`);
+  if (f.mapType) parts.push(`mapType=${f.mapType}`);
+  if (f.structType) parts.push(`structType=${f.structType}`);
+  if (f.enum) parts.push(`enum=${goDefinitionName(f.enum)}`);
+  if (f.default !== undefined) parts.push(`default=${JSON.stringify(f.default)}`);
+  return parts.join(' ');
 }
 
-/** `[group dir, version, interface, field]` of every Quantity field in kubernetes-types. */
-function quantityFields() {
-  const out = [];
-  for (const groupDir of readdirSync(kubeTypesDir, { withFileTypes: true })) {
-    if (!groupDir.isDirectory() || groupDir.name === 'node_modules') continue;
-    for (const file of readdirSync(join(kubeTypesDir, groupDir.name))) {
-      if (!file.endsWith('.d.ts')) continue;
-      const lines = readFileSync(join(kubeTypesDir, groupDir.name, file), 'utf8').split('\n');
-      let iface = '';
-      lines.forEach((line, i) => {
-        const decl = /^export interface (\w+)/.exec(line);
-        if (decl) iface = decl[1];
-        const f = /^ {4}(\w+)\??: (.*)$/.exec(line);
-        if (!f || !iface) return;
-        const scalar = f[2] === 'Quantity;';
-        const map = f[2] === '{' && /^\s*\[name: string\]: Quantity;/.test(lines[i + 1] ?? '');
-        if (scalar || map) out.push([groupDir.name, file.replace('.d.ts', ''), iface, f[1]]);
-      });
-    }
-  }
-  return out;
+/** `k8s.io/api/core/v1.RestartPolicy` → `io.k8s.api.core.v1.RestartPolicy`. @param {string} full */
+function goDefinitionName(full) {
+  const dot = full.lastIndexOf('.');
+  return definitionName(full.slice(0, dot), full.slice(dot + 1));
 }
 
-/**
- * `[group dir, version, interface, field]` of every required field in kubernetes-types (declared
- * without `?`: upstream's OpenAPI lists it in `required`, i.e. its Go field has no `omitempty`).
- */
-function requiredFields() {
-  const out = [];
-  for (const groupDir of readdirSync(kubeTypesDir, { withFileTypes: true })) {
-    if (!groupDir.isDirectory() || groupDir.name === 'node_modules') continue;
-    for (const file of readdirSync(join(kubeTypesDir, groupDir.name))) {
-      if (!file.endsWith('.d.ts')) continue;
-      let iface = '';
-      for (const line of readFileSync(join(kubeTypesDir, groupDir.name, file), 'utf8').split('\n')) {
-        const decl = /^export interface (\w+)/.exec(line);
-        if (decl) iface = decl[1];
-        const f = /^ {4}(\w+): /.exec(line);
-        if (f && iface) out.push([groupDir.name, file.replace('.d.ts', ''), iface, f[1]]);
-      }
-    }
-  }
-  return out;
+/** Whether a struct inlines meta/v1 TypeMeta. */
+function hasTypeMeta(decl) {
+  return decl.type.fields.some((m) => m.embedded && m.type.kind === 'named' && m.type.name === 'TypeMeta');
 }
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+function main() {
+  const at = process.argv.indexOf('--src');
+  if (at < 0 || !process.argv[at + 1]) throw new Error('usage: node scripts/gen-schema.mjs --src <dir> (see the header of this script)');
+  const src = resolve(process.argv[at + 1]);
+  const packages = packagePaths(src).map((p) => loadPackage(src, p));
+  const universe = new Universe(packages);
 
-/** The client-node model of a kubernetes-types interface that has `fieldName`, if any. */
-function modelOf(types, groupDir, version, iface, fieldName) {
-  return [`${cap(version)}${iface}`, `${cap(groupDir)}${cap(version)}${iface}`].find((c) => types[c]?.[fieldName] !== undefined);
-}
-
-async function main() {
-  const classes = new Map();
-  for (const file of readdirSync(modelsDir).sort()) {
-    if (!file.endsWith('.js')) continue;
-    const mod = await import(pathToFileURL(join(modelsDir, file)).href);
-    for (const [name, value] of Object.entries(mod)) {
-      if (typeof value === 'function' && Array.isArray(value.attributeTypeMap)) classes.set(name, value.attributeTypeMap);
+  const types = new Map();
+  const docs = new Map();
+  const structTypes = {};
+  const roots = {};
+  const nested = [];
+  for (const pkg of packages) {
+    for (const [name, { decl, file }] of [...pkg.types].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (decl.type.kind !== 'struct' || !/^[A-Z]/.test(name) || universe.namedShape(`${pkg.path}.${name}`).kind !== 'struct') continue;
+      const defName = definitionName(pkg.path, name);
+      const fields = universe.structFields(pkg, file, decl);
+      types.set(defName, fields);
+      const typeDoc = { '': description(decl.doc) };
+      for (const f of fields) typeDoc[f.name] = f.description;
+      docs.set(defName, typeDoc);
+      for (const f of fields) if (f.nested) nested.push(`${defName}.${f.name}`);
+      const structType = commentTags(decl.doc).get('structType')?.[0];
+      if (structType !== undefined) structTypes[defName] = structType;
+      // Top-level kinds: TypeMeta with object or list metadata; in meta/v1 every TypeMeta type, and WatchEvent.
+      const metadata = fields.find((f) => f.name === 'metadata')?.field.type;
+      const isRoot = pkg.path === META_V1
+        ? hasTypeMeta(decl) || name === 'WatchEvent'
+        : hasTypeMeta(decl) && (metadata === definitionName(META_V1, 'ObjectMeta') || metadata === definitionName(META_V1, 'ListMeta'));
+      if (isRoot) (roots[pkg.apiVersion] ??= {})[name] = defName;
     }
   }
 
-  const types = {};
-  for (const [name, attrs] of [...classes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const fields = {};
-    for (const a of attrs) fields[a.baseName] = normalize(a.type, a.format, classes);
-    types[name] = fields;
+  const scalars = {};
+  for (const [scalar, { path, name, file }] of Object.entries(NAMED_SCALARS)) {
+    if (SPECIAL[`${path}.${name}`] !== scalar) throw new Error(`NAMED_SCALARS.${scalar} is not the scalar of ${path}.${name}`);
+    const defName = definitionName(path, name);
+    scalars[scalar] = defName;
+    docs.set(defName, { '': description(typeDeclIn(src, path, file, name).doc) });
   }
 
-  let quantities = 0;
-  for (const [groupDir, version, iface, fieldName] of quantityFields()) {
-    const model = modelOf(types, groupDir, version, iface, fieldName);
-    if (!model) continue; // a type or field client-node no longer has
-    const t = types[model][fieldName];
-    if (t !== 'string' && t !== '{}string') throw new Error(`${model}.${fieldName} is ${t}, expected a string Quantity`);
-    types[model][fieldName] = t.replace('string', 'Quantity');
-    quantities++;
-  }
+  checkReferences(types);
+  const enumNames = new Set([...types.values()].flatMap((fields) => fields.map((f) => f.field.enum).filter((e) => e !== undefined)));
+  const enumLines = [...enumNames].sort().map((full) => `${JSON.stringify(goDefinitionName(full))}:${JSON.stringify(universe.enumOf(full))}`);
+  const typeLines = [...types].map(([name, fields]) => `${JSON.stringify(name)}:${JSON.stringify(Object.fromEntries(fields.map((f) => [f.name, encodeField(f.field)])))}`);
+  const sortedRoots = Object.fromEntries(
+    Object.keys(roots)
+      .sort()
+      .map((v) => [v, Object.fromEntries(Object.entries(roots[v]).sort(([a], [b]) => (a < b ? -1 : 1)))]),
+  );
+  writeFileSync(typesFile, `{"types":{\n${typeLines.join(',\n')}\n},\n"structTypes":${JSON.stringify(structTypes, null, 1)},\n"enums":{\n${enumLines.join(',\n')}\n},\n"scalars":${JSON.stringify(scalars, null, 1)},\n"roots":${JSON.stringify(sortedRoots, null, 1)}}\n`);
+  const docLines = [...docs].map(([name, d]) => `${JSON.stringify(name)}:${JSON.stringify(d)}`);
+  writeFileSync(docsFile, `{\n${docLines.join(',\n')}\n}\n`);
 
-  const required = {};
-  for (const [groupDir, version, iface, fieldName] of requiredFields()) {
-    const model = modelOf(types, groupDir, version, iface, fieldName);
-    if (model) (required[model] ??= []).push(fieldName);
-  }
-  for (const fields of Object.values(required)) fields.sort();
-
-  const patch = {};
-  const addPatch = (model, fieldName, strategy, key) => {
-    const t = types[model]?.[fieldName];
-    if (t === undefined) throw new Error(`patch overlay names unknown field ${model}.${fieldName}`);
-    if (key !== undefined) {
-      const elem = t.replace(/^\[\]/, '');
-      if (!t.startsWith('[]') || types[elem]?.[key] === undefined) throw new Error(`merge key ${key} is not a field of ${model}.${fieldName} elements`);
-    }
-    patch[`${model}.${fieldName}`] = key === undefined ? strategy : `${strategy}:${key}`;
-  };
-  for (const [model, fieldName, strategy, key] of PATCH_OVERLAY) addPatch(model, fieldName, strategy, key);
-  // Every status.conditions list whose elements carry a `type` merges by type: k8s.io/api tags all of
-  // those of the served groups so (PodStatus, NodeStatus, DeploymentStatus, JobStatus, …).
-  for (const [model, fields] of Object.entries(types)) {
-    const t = fields.conditions;
-    if (model.endsWith('Status') && t?.startsWith('[]') && types[t.slice(2)]?.type !== undefined) addPatch(model, 'conditions', 'merge', 'type');
-  }
-
-  // Keyed by apiVersion: `v1` for core, `apps/v1`, …
-  const roots = { 'meta.k8s.io/v1': META_ROOTS };
-  const rootsOf = (apiVersion) => (roots[apiVersion] ??= {});
-  for (const { api, group, version } of ROOT_APIS) {
-    const text = readFileSync(join(apisDir, `${api}.d.ts`), 'utf8');
-    const versionPrefix = cap(version);
-    for (const m of text.matchAll(/(?:body: |HttpInfo<)(\w+)/g)) {
-      const model = m[1];
-      const f = types[model];
-      if (!f || f.apiVersion === undefined || f.kind === undefined) continue;
-      const at = model.indexOf(versionPrefix);
-      const kind = model.slice(at + versionPrefix.length);
-      if (at < 0 || META_KINDS.has(kind)) continue;
-      rootsOf(SUBRESOURCE_KINDS[kind] ?? (group ? `${group}/${version}` : version))[kind] = model;
-    }
-  }
-  for (const [apiVersion, kinds] of Object.entries(roots)) {
-    roots[apiVersion] = Object.fromEntries(Object.entries(kinds).sort(([a], [b]) => (a < b ? -1 : 1)));
-  }
-
-  // One line per type keeps diffs readable while the file stays compact.
-  const lines = Object.entries(types).map(([name, fields]) => `${JSON.stringify(name)}:${JSON.stringify(fields)}`);
-  const requiredLines = Object.keys(required)
-    .sort()
-    .map((name) => `${JSON.stringify(name)}:${JSON.stringify(required[name])}`);
-  const body = `{"types":{\n${lines.join(',\n')}\n},\n"required":{\n${requiredLines.join(',\n')}\n},\n"patch":${JSON.stringify(patch, null, 1)},\n"roots":${JSON.stringify(roots, null, 1)}}\n`;
-  writeFileSync(outFile, body);
+  const fieldCount = [...types.values()].reduce((n, f) => n + f.length, 0);
+  const described = [...docs.values()].reduce((n, d) => n + Object.values(d).filter((v) => v !== undefined).length, 0);
   console.log(
-    `wrote ${outFile}: ${lines.length} types, ${quantities} Quantity fields, ${Object.keys(patch).length} patch strategies, ` +
-      `${Object.values(roots).reduce((n, r) => n + Object.keys(r).length, 0)} root kinds`,
+    `wrote ${typesFile}: ${types.size} types, ${fieldCount} fields, ` +
+      `${Object.values(sortedRoots).reduce((n, r) => n + Object.keys(r).length, 0)} root kinds in ${Object.keys(sortedRoots).length} group versions\n` +
+      `wrote ${docsFile}: ${described} descriptions\n` +
+      `lists or maps of lists or maps (free-form members): ${nested.join(', ')}`,
   );
 }
 
-await main();
+/**
+ * Every field type names a scalar or a generated type, and every merge key and list map key names a
+ * field of the list's element type.
+ */
+function checkReferences(types) {
+  const scalars = new Set(['string', 'int32', 'int64', 'number', 'boolean', 'bytes', 'IntOrString', 'Quantity', 'Time', 'MicroTime', 'any']);
+  for (const [name, fields] of types) {
+    for (const { name: fieldName, field: f } of fields) {
+      const where = `${name}.${fieldName}`;
+      if (!scalars.has(f.type) && !types.has(f.type)) throw new Error(`${where}: unknown type ${f.type}`);
+      const elemFields = types.get(f.type)?.map((e) => e.name) ?? [];
+      for (const key of [...(f.patchMergeKey ? [f.patchMergeKey] : []), ...(f.listMapKeys ?? [])]) {
+        if (!f.list || !elemFields.includes(key)) throw new Error(`${where}: key ${key} is not a field of the list's elements`);
+      }
+      if (new Set(fields.map((e) => e.name)).size !== fields.length) throw new Error(`${name}: duplicate JSON field names`);
+    }
+  }
+}
+
+main();

@@ -41,7 +41,7 @@ describe('decodeTypedObject', () => {
       [{ replicas: null, template: { metadata: { labels: { a: 'b' } } } }, undefined],
       [{ template: { metadata: { labels: { a: 1 } } } }, 'json: cannot unmarshal number 1 into Go struct field ObjectMeta.spec.template.metadata.labels of type string'],
     ];
-    for (const [spec, want] of cases) assert.equal(decodeTypedObject({ spec }, 'V1Deployment'), want, JSON.stringify(spec));
+    for (const [spec, want] of cases) assert.equal(decodeTypedObject({ spec }, 'io.k8s.api.apps.v1.Deployment'), want, JSON.stringify(spec));
   });
 });
 

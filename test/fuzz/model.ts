@@ -10,7 +10,7 @@ export type Step = { field: string } | { index: number } | { key: string };
 /** A field path with the schema of its last step. */
 export interface FieldPath {
   steps: Step[];
-  /** The scalar or struct type at the end (`int32`, `string`, `V1PodSpec` …). */
+  /** The scalar or struct type at the end (`int32`, `string`, `io.k8s.api.core.v1.PodSpec` …). */
   type: string;
   /** The path ends at a whole list or map (not one of its members). */
   container?: 'list' | 'map';

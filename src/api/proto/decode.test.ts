@@ -212,13 +212,17 @@ describe('schema table', () => {
 
   test('every field of every served kind, recursively, has the JSON name of the JSON schema', () => {
     // Walks proto messages and the JSON schema (src/api/schema) side by side from each top-level kind:
-    // catches a wrong name, a missing inline marker or a table that drifted from the JSON types.
+    // catches a wrong name, a missing inline marker or a table that drifted from the JSON types, and
+    // checks that message `k8s.io.api.core.v1.Pod` is schema type `io.k8s.api.core.v1.Pod`.
     const special: Record<string, string> = {
       'k8s.io.apimachinery.pkg.apis.meta.v1.Time': 'Time',
       'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime': 'MicroTime',
       'k8s.io.apimachinery.pkg.util.intstr.IntOrString': 'IntOrString',
       'k8s.io.apimachinery.pkg.api.resource.Quantity': 'Quantity',
     };
+    // A proto package is the Go import path with dots (`k8s.io.api.core.v1`); the JSON schema names a
+    // type as upstream's OpenAPI does, the domain reversed (`io.k8s.api.core.v1`).
+    const openApiName = (message: string): string => message.replace(/^k8s\.io\./, 'io.k8s.');
     const seen = new Set<string>();
     const problems: string[] = [];
     const walk = (msg: string, jsonType: string): void => {
@@ -244,7 +248,9 @@ describe('schema table', () => {
           if (jf.type !== sp && jf.type !== 'any' && !(sp === 'Quantity' && jf.type === 'string')) problems.push(`${msg}.${f.name}: ${sp} vs ${jf.type}`);
           continue;
         }
-        if (jf.type !== 'any' && !messageDef(f.type)?.arrayWrapper) walk(f.type, jf.type);
+        if (jf.type === 'any' || messageDef(f.type)?.arrayWrapper) continue;
+        if (jf.type !== openApiName(f.type)) problems.push(`${msg}.${f.name}: ${f.type} vs ${jf.type}`);
+        walk(f.type, jf.type);
       }
     };
     let roots = 0;
@@ -253,6 +259,7 @@ describe('schema table', () => {
       const def = messageForKind(g, v, kind);
       if (!def || kind.endsWith('List') || g === 'meta.k8s.io') continue;
       roots++;
+      if (type !== openApiName(def.name)) problems.push(`${kind}: ${def.name} vs ${type}`);
       walk(def.name, type);
     }
     assert.ok(roots > 30, `walked ${roots} kinds`);

@@ -141,7 +141,7 @@ export const fakeSchema: SchemaSource = {
     return undefined;
   },
   lookupType(name) {
-    const types: Record<string, Record<string, { type: string; list?: boolean; map?: boolean; patchStrategy?: string; patchMergeKey?: string }>> = {
+    const types: Record<string, Record<string, { type: string; list?: boolean; map?: boolean; pointer?: boolean; patchStrategy?: string; patchMergeKey?: string }>> = {
       'io.k8s.api.apps.v1.Deployment': {
         apiVersion: { type: 'string' },
         kind: { type: 'string' },
@@ -149,7 +149,7 @@ export const fakeSchema: SchemaSource = {
         spec: { type: 'io.k8s.api.apps.v1.DeploymentSpec' },
       },
       'io.k8s.api.apps.v1.DeploymentSpec': {
-        replicas: { type: 'int32' },
+        replicas: { type: 'int32', pointer: true },
         template: { type: 'io.k8s.api.core.v1.PodTemplateSpec' },
       },
       'io.k8s.api.core.v1.PodTemplateSpec': { spec: { type: 'io.k8s.api.core.v1.PodSpec' } },
@@ -160,11 +160,11 @@ export const fakeSchema: SchemaSource = {
       },
       'io.k8s.api.core.v1.Container': {
         name: { type: 'string' },
-        resources: { type: 'io.k8s.apimachinery.pkg.api.resource.Quantity', map: true },
+        resources: { type: 'Quantity', map: true },
       },
       'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
         name: { type: 'string' },
-        creationTimestamp: { type: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time' },
+        creationTimestamp: { type: 'Time' },
       },
     };
     const fields = types[name];

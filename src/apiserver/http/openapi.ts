@@ -8,14 +8,20 @@
  *   The `fieldValidation` query parameter on PATCH operations is what kubectl's
  *   cli-runtime/pkg/resource/query_param_verifier_v3.go looks for before sending `fieldValidation=Strict`
  *   (otherwise `apply`/`create` fail under the default `--validate=strict`). `components.schemas`
- *   come from the {@link SchemaSource} (`kubectl explain`, and strategic-merge metadata for
- *   `kubectl apply` through `x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key`).
- * Documents are built once per set of served resources and cached as serialized text.
+ *   come from the {@link SchemaSource}, named as upstream names them (`io.k8s.api.apps.v1.Deployment`;
+ *   kubectl explain shows the last dot-separated part), with upstream's descriptions, `required`,
+ *   `enum` and `default` (`kubectl explain`), strategic-merge metadata for `kubectl apply`
+ *   (`x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key`) and server-side apply's
+ *   `x-kubernetes-list-type`, `x-kubernetes-list-map-keys` and `x-kubernetes-map-type`, as
+ *   kube-openapi's generator emits them (pkg/generators/openapi.go).
+ * Documents are built once per set of served resources and cached as serialized text. The one
+ * `/openapi/v2` document is derived from them (openapi-v2.ts) when first asked for.
  */
 import { createHash } from 'node:crypto';
 import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
+import { swaggerFromV3, swaggerProto } from './openapi-v2.js';
 import type { GroupVersionEntry, ResourceIndex } from './resource-index.js';
-import type { SchemaField, SchemaSource } from './types.js';
+import type { SchemaDescriptions, SchemaField, SchemaSource } from './types.js';
 
 /** A serialized document and its hash. */
 export interface OpenApiDocument {
@@ -23,11 +29,22 @@ export interface OpenApiDocument {
   hash: string;
 }
 
-/** The served OpenAPI v3 documents, keyed by path (`api/v1`, `apis/apps/v1`). */
+/** The OpenAPI v2 document (openapi-v2.ts) in both of its encodings, and their ETag. */
+export interface OpenApiV2Document {
+  json: string;
+  /** gnostic's protobuf encoding. */
+  proto: Uint8Array;
+  /** SHA-512 of the JSON (uppercase hex), as kube-openapi's handler computes it for both encodings. */
+  etag: string;
+}
+
+/** The served OpenAPI v3 documents, keyed by path (`api/v1`, `apis/apps/v1`), and the v2 document. */
 export interface OpenApiDocuments {
   /** Serialized `/openapi/v3` root. */
   rootText: string;
   documents: Map<string, OpenApiDocument>;
+  /** The `/openapi/v2` document, derived from the v3 documents on first use. */
+  v2(): OpenApiV2Document;
 }
 
 type Json = Record<string, unknown>;
@@ -36,52 +53,51 @@ type GVK = { group: string; version: string; kind: string };
 const REF_PREFIX = '#/components/schemas/';
 
 /**
- * The component name of a schema type. kubectl explain shows a type as the last dot-separated part of
- * its component name (upstream's are `io.k8s.api.apps.v1.DeploymentStrategy` → `DeploymentStrategy`).
- * src/api/schema names types as client-node does (`V1DeploymentStrategy`, `EventsV1Event`), so those
- * become `io.k8s.kubeplane.v1.DeploymentStrategy` and `io.k8s.kubeplane.events.v1.Event`: the version
- * prefix becomes the package, which keeps names unique. Names that already have dots are kept.
+ * The schemas of api/schema's scalars, as kube-openapi writes their Go types (openapi.go
+ * `OpenAPITypeFormat`): `float64` is a double, `[]byte` a base64 string.
  */
-export function componentName(typeName: string): string {
-  if (typeName.includes('.')) return typeName;
-  const m = /^([A-Z][a-z]+)?(V\d+(?:(?:alpha|beta)\d+)?)([A-Z].*)$/.exec(typeName);
-  if (!m) return typeName;
-  const pkg = m[1] ? `${m[1].toLowerCase()}.${(m[2] ?? '').toLowerCase()}` : (m[2] ?? '').toLowerCase();
-  return `io.k8s.kubeplane.${pkg}.${m[3] ?? ''}`;
-}
-
-/** Types that upstream's OpenAPI describes as primitives with a format rather than as objects. */
-const specialTypes: Record<string, Json> = {
-  Quantity: { type: 'string' },
-  IntOrString: { type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true },
-  Time: { type: 'string', format: 'date-time' },
-  MicroTime: { type: 'string', format: 'date-time' },
-  Duration: { type: 'string' },
-  RawExtension: { type: 'object' },
-  FieldsV1: { type: 'object' },
-};
-
-const primitiveTypes: Record<string, Json> = {
+const SCALARS: Record<string, Json> = {
   string: { type: 'string' },
   boolean: { type: 'boolean' },
-  integer: { type: 'integer' },
   int32: { type: 'integer', format: 'int32' },
   int64: { type: 'integer', format: 'int64' },
-  number: { type: 'number' },
-  float: { type: 'number', format: 'float' },
-  double: { type: 'number', format: 'double' },
-  byte: { type: 'string', format: 'byte' },
-  object: { type: 'object' },
-  // Free-form values (RawExtension, fieldsV1) in src/api/schema.
+  number: { type: 'number', format: 'double' },
+  bytes: { type: 'string', format: 'byte' },
+  // Free-form values (RawExtension, FieldsV1, apiextensions' JSON).
   any: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
 };
+
+/**
+ * The definitions of the scalars upstream names (SchemaSource.scalarDefinitionName), as kube-openapi's
+ * generator writes their Go types (openapi.go, the `hasV2DefinitionTypeAndFormat` cases): in v2 the
+ * type and format of their OpenAPISchemaType/OpenAPISchemaFormat methods; in v3 the `oneOf` of their
+ * OpenAPIV3OneOfTypes instead of the type, where they have one (k8s.io/apimachinery
+ * pkg/api/resource/quantity.go, pkg/util/intstr/intstr.go, pkg/apis/meta/v1/time.go, micro_time.go).
+ * kubectl explain names a referenced definition only when it has no type other than object:
+ * `maxSurge <IntOrString>`, `limits <map[string]Quantity>`, but `creationTimestamp <string>`.
+ */
+const NAMED_SCALARS: Record<string, { v3: Json; v2: Json }> = {
+  Quantity: { v3: { oneOf: [{ type: 'string' }, { type: 'number' }] }, v2: { type: 'string' } },
+  IntOrString: { v3: { oneOf: [{ type: 'integer' }, { type: 'string' }], format: 'int-or-string' }, v2: { type: 'string', format: 'int-or-string' } },
+  Time: { v3: { type: 'string', format: 'date-time' }, v2: { type: 'string', format: 'date-time' } },
+  MicroTime: { v3: { type: 'string', format: 'date-time' }, v2: { type: 'string', format: 'date-time' } },
+};
+
+/**
+ * Go zero values of the scalars kube-openapi gives as `default` to a field that is neither a pointer
+ * nor `omitempty` (openapi.go `mustEnforceDefault`, `OpenAPIZeroValue`).
+ */
+const ZERO_DEFAULTS: Record<string, unknown> = { string: '', boolean: false, int32: 0, int64: 0, number: 0 };
 
 /** Builds `components.schemas` from the roots, following field types transitively. */
 class SchemaCollector {
   readonly schemas: Record<string, Json> = {};
   private readonly gvks = new Map<string, GVK[]>();
 
-  constructor(private readonly source: SchemaSource | undefined) {}
+  constructor(
+    private readonly source: SchemaSource | undefined,
+    private readonly docs: SchemaDescriptions | undefined,
+  ) {}
 
   /** Adds the root type of a kind; returns a `$ref` schema to it, or undefined when unknown. */
   addRoot(gvk: GVK): Json | undefined {
@@ -91,42 +107,72 @@ class SchemaCollector {
     if (!list.some((g) => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind)) list.push(gvk);
     this.gvks.set(name, list);
     this.add(name);
-    const schema = this.schemas[componentName(name)] as Json;
+    const schema = this.schemas[name] as Json;
     schema['x-kubernetes-group-version-kind'] = list.map((g) => ({ group: g.group, kind: g.kind, version: g.version }));
-    return { $ref: REF_PREFIX + componentName(name) };
+    return { $ref: REF_PREFIX + name };
   }
 
   private add(name: string): void {
-    if (this.schemas[componentName(name)]) return;
+    if (this.schemas[name]) return;
     const type = this.source?.lookupType(name);
     if (!type) return;
-    const schema: Json = { type: 'object' };
+    const schema = this.described({ type: 'object' }, name);
     // Registered before the fields so that recursive types (JSONSchemaProps) terminate.
-    this.schemas[componentName(name)] = schema;
+    this.schemas[name] = schema;
     const properties: Record<string, Json> = {};
-    for (const [fieldName, f] of Object.entries(type.fields)) properties[fieldName] = this.fieldSchema(f);
+    const required: string[] = [];
+    for (const [fieldName, f] of Object.entries(type.fields)) {
+      properties[fieldName] = this.fieldSchema(f, this.docs?.describeField(name, fieldName));
+      if (f.required) required.push(fieldName);
+    }
     schema['properties'] = properties;
+    if (required.length > 0) schema['required'] = required.sort();
+    if (type.structType) schema['x-kubernetes-map-type'] = type.structType;
   }
 
-  /** Schema of one value of type `t`: a primitive, or `allOf: [$ref]` as upstream's v3 documents write refs. */
-  private typeSchema(t: string): Json {
-    const primitive = primitiveTypes[t];
-    if (primitive) return { ...primitive };
-    const special = specialTypes[t.slice(t.lastIndexOf('.') + 1)];
-    if (special) return { ...special };
-    if (!this.source?.lookupType(t)) return { type: 'object' };
+  /** `schema` with the description of type `name`, when there is one. */
+  private described(schema: Json, name: string): Json {
+    const description = this.docs?.describeType(name);
+    if (description !== undefined) schema['description'] = description;
+    return schema;
+  }
+
+  /**
+   * Schema of one value of type `t`: a scalar, or `allOf: [$ref]` as upstream's v3 documents write
+   * refs, with `default: {}` where Go always has a struct (not behind a pointer; the named scalars
+   * decode themselves, and kube-openapi gives them no default).
+   */
+  private typeSchema(t: string, pointer: boolean): Json {
+    const scalar = SCALARS[t];
+    if (scalar) return { ...scalar };
+    const forms = NAMED_SCALARS[t];
+    const named = forms ? this.source?.scalarDefinitionName?.(t) : undefined;
+    if (forms && named !== undefined) {
+      this.schemas[named] ??= this.described({ ...forms.v3 }, named);
+      return { allOf: [{ $ref: REF_PREFIX + named }] };
+    }
+    if (!this.source?.lookupType(t)) return { ...(forms?.v3 ?? { type: 'object' }) };
     this.add(t);
-    return { allOf: [{ $ref: REF_PREFIX + componentName(t) }], default: {} };
+    return pointer ? { allOf: [{ $ref: REF_PREFIX + t }] } : { allOf: [{ $ref: REF_PREFIX + t }], default: {} };
   }
 
-  private fieldSchema(f: SchemaField): Json {
-    const item = this.typeSchema(f.type);
+  private fieldSchema(f: SchemaField, description: string | undefined): Json {
+    // List elements and map values are values, never pointers, in the API types.
+    const item = this.typeSchema(f.type, f.pointer === true && !f.list && !f.map);
+    if (f.enum) item['enum'] = [...f.enum];
     let schema: Json;
     if (f.list) schema = { type: 'array', items: item };
     else if (f.map) schema = { type: 'object', additionalProperties: item };
     else schema = item;
+    if (description !== undefined) schema['description'] = description;
+    const zero = f.pointer || f.omitempty || f.list || f.map ? undefined : ZERO_DEFAULTS[f.type];
+    if (f.default !== undefined || zero !== undefined) schema['default'] = f.default ?? zero;
     if (f.patchStrategy) schema['x-kubernetes-patch-strategy'] = f.patchStrategy;
     if (f.patchMergeKey) schema['x-kubernetes-patch-merge-key'] = f.patchMergeKey;
+    if (f.listType) schema['x-kubernetes-list-type'] = f.listType;
+    if (f.listMapKeys) schema['x-kubernetes-list-map-keys'] = [...f.listMapKeys];
+    const mapType = f.mapType ?? f.structType;
+    if (mapType) schema['x-kubernetes-map-type'] = mapType;
     return schema;
   }
 }
@@ -301,8 +347,8 @@ export function openApiPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
-function buildDocument(group: string, gv: GroupVersionEntry, source: SchemaSource | undefined): Json {
-  const schemas = new SchemaCollector(source);
+function buildDocument(group: string, gv: GroupVersionEntry, source: SchemaSource | undefined, docs: SchemaDescriptions | undefined): Json {
+  const schemas = new SchemaCollector(source, docs);
   const paths = new PathBuilder(group, gv.version, schemas);
   for (const s of gv.resources) paths.addResource(s);
   return {
@@ -313,34 +359,56 @@ function buildDocument(group: string, gv: GroupVersionEntry, source: SchemaSourc
   };
 }
 
-/** Every document and the root, for the current set of served resources. */
-export function buildOpenApiDocuments(index: ResourceIndex, source: SchemaSource | undefined): OpenApiDocuments {
+/** kube-openapi's `computeETag`: the SHA-512 of a document, uppercase hex. */
+function sha512(text: string): string {
+  return createHash('sha512').update(text).digest('hex').toUpperCase();
+}
+
+/** Every document and the root, for the current set of served resources; `docs` adds the descriptions. */
+export function buildOpenApiDocuments(index: ResourceIndex, source: SchemaSource | undefined, docs?: SchemaDescriptions): OpenApiDocuments {
   const documents = new Map<string, OpenApiDocument>();
   const rootPaths: Record<string, { serverRelativeURL: string }> = {};
   for (const g of index.groups) {
     for (const gv of g.versions) {
       const path = openApiPath(g.name, gv.version);
-      const text = JSON.stringify(buildDocument(g.name, gv, source));
-      const hash = createHash('sha512').update(text).digest('hex').toUpperCase();
+      const text = JSON.stringify(buildDocument(g.name, gv, source, docs));
+      const hash = sha512(text);
       documents.set(path, { text, hash });
       rootPaths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hash}` };
     }
   }
-  return { rootText: JSON.stringify({ paths: rootPaths }), documents };
+  let v2: OpenApiV2Document | undefined;
+  const buildV2 = (): OpenApiV2Document => {
+    const v2Forms: Record<string, Json> = {};
+    for (const [scalar, { v2 }] of Object.entries(NAMED_SCALARS)) {
+      const name = source?.scalarDefinitionName?.(scalar);
+      if (name !== undefined) v2Forms[name] = v2;
+    }
+    const swagger = swaggerFromV3([...documents.values()].map((d) => JSON.parse(d.text) as Json), v2Forms);
+    const json = JSON.stringify(swagger);
+    return { json, proto: swaggerProto(swagger), etag: sha512(json) };
+  };
+  return { rootText: JSON.stringify({ paths: rootPaths }), documents, v2: () => (v2 ??= buildV2()) };
 }
 
-/** A cache of the documents, rebuilt only when the served resources change. */
+/**
+ * A cache of the documents, rebuilt only when the served resources change. The source's descriptions
+ * are loaded on the first request for a document, not when the server starts.
+ */
 export class OpenApiCache {
   private key: string | undefined;
   private docs: OpenApiDocuments | undefined;
+  private descriptions: Promise<SchemaDescriptions | undefined> | undefined;
 
   constructor(private readonly source: SchemaSource | undefined) {}
 
   /** The documents for `index`. */
-  get(index: ResourceIndex): OpenApiDocuments {
+  async get(index: ResourceIndex): Promise<OpenApiDocuments> {
+    this.descriptions ??= this.source?.loadDocs?.() ?? Promise.resolve(undefined);
+    const descriptions = await this.descriptions;
     const key = signature(index);
     if (this.docs === undefined || key !== this.key) {
-      this.docs = buildOpenApiDocuments(index, this.source);
+      this.docs = buildOpenApiDocuments(index, this.source, descriptions);
       this.key = key;
     }
     return this.docs;

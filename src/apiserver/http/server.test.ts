@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './harness.js';
 import { fakeResources } from './fake-core.js';
+import { WIRE_BYTES, WireReader } from '../../api/proto/index.js';
 
 let t: TestServer;
 before(async () => {
@@ -76,7 +77,7 @@ describe('authentication', () => {
 });
 
 describe('unknown paths and methods', () => {
-  for (const path of ['/foo', '/api/v2', '/apis/nogroup', '/apis/apps/v9', '/openapi/v2', '/openapi/v3/apis/nogroup/v1', '/']) {
+  for (const path of ['/foo', '/api/v2', '/apis/nogroup', '/apis/apps/v9', '/openapi/v1', '/openapi/v3/apis/nogroup/v1', '/']) {
     test(`404 Status for ${path}`, async () => {
       const res = await t.fetch(path);
       assert.equal(res.status, 404);
@@ -266,7 +267,7 @@ describe('OpenAPI v3 (apiserver.md §4)', () => {
     assert.equal(doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments']?.['post']?.['x-kubernetes-action'], 'post');
   });
 
-  test('schemas: root GVK, allOf $refs, patch strategy and merge key, special types', async () => {
+  test('schemas: root GVK, allOf $refs, patch strategy and merge key, scalars (inline from a source that does not name them)', async () => {
     const doc = (await (await t.fetch('/openapi/v3/apis/apps/v1')).json()) as { components: { schemas: Record<string, Record<string, unknown>> } };
     const schemas = doc.components.schemas;
     const deployment = schemas['io.k8s.api.apps.v1.Deployment'];
@@ -284,7 +285,7 @@ describe('OpenAPI v3 (apiserver.md §4)', () => {
     });
     assert.deepEqual(podSpec['nodeSelector'], { type: 'object', additionalProperties: { type: 'string' } });
     const container = schemas['io.k8s.api.core.v1.Container']?.['properties'] as Record<string, unknown>;
-    assert.deepEqual(container['resources'], { type: 'object', additionalProperties: { type: 'string' } });
+    assert.deepEqual(container['resources'], { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] } });
     const meta = schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']?.['properties'] as Record<string, unknown>;
     assert.deepEqual(meta['creationTimestamp'], { type: 'string', format: 'date-time' });
     assert.equal(schemas['io.k8s.api.apps.v1.DeploymentSpec']?.['x-kubernetes-group-version-kind'], undefined);
@@ -326,22 +327,122 @@ describe('OpenAPI v3 with the built-in schema (src/api/schema)', () => {
         (s['x-kubernetes-group-version-kind'] as { kind: string }[] | undefined)?.some((g) => g.kind === 'Deployment'),
       );
       assert.ok(root?.properties?.['spec']);
+      // Upstream's descriptions come along (docs.json); the shapes are compared without them.
+      const shape = (p: unknown): unknown => {
+        const { description, ...rest } = p as { description?: string };
+        assert.equal(typeof description, 'string');
+        return rest;
+      };
       const rolling = Object.entries(schemas).find(([name]) => name.endsWith('RollingUpdateDeployment'))?.[1];
-      assert.deepEqual(rolling?.properties?.['maxSurge'], { type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true });
+      assert.deepEqual(shape(rolling?.properties?.['maxSurge']), { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString' }] });
+      // Self-encoding types are named definitions, as upstream's (kubectl explain shows `<IntOrString>`).
+      assert.deepEqual(shape(schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']), { oneOf: [{ type: 'integer' }, { type: 'string' }], format: 'int-or-string' });
+      assert.match(String(schemas['io.k8s.apimachinery.pkg.api.resource.Quantity']?.['description']), /^Quantity is a fixed-point representation of a number\./);
+      // A string that Go always encodes has the default kube-openapi enforces: its zero value.
+      assert.equal((schemas['io.k8s.api.core.v1.Container']?.properties?.['name'] as Record<string, unknown>)['default'], '');
       const managed = Object.entries(schemas).find(([name]) => name.endsWith('ManagedFieldsEntry'))?.[1];
-      assert.deepEqual(managed?.properties?.['fieldsV1'], { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+      assert.deepEqual(shape(managed?.properties?.['fieldsV1']), { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+      // What kubectl explain shows: descriptions, required fields, enums; and server-side apply's list types.
+      assert.match(String(root?.['description']), /^Deployment enables declarative updates for Pods and ReplicaSets\.$/);
+      const podSpec = schemas['io.k8s.api.core.v1.PodSpec'];
+      assert.deepEqual(podSpec?.['required'], ['containers']);
+      const restartPolicy = podSpec?.properties?.['restartPolicy'] as Record<string, unknown>;
+      assert.deepEqual(restartPolicy['enum'], ['Always', 'Never', 'OnFailure']);
+      assert.match(String(restartPolicy['description']), /Default to Always\. More info: .*\n\nPossible enum values:\n - `"Always"`/);
+      const containers = podSpec?.properties?.['containers'] as Record<string, unknown>;
+      assert.equal(containers['x-kubernetes-list-type'], 'map');
+      assert.deepEqual(containers['x-kubernetes-list-map-keys'], ['name']);
+      assert.equal(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector']?.['x-kubernetes-map-type'], 'atomic');
     } finally {
       await real.server.close();
     }
   });
 });
 
-test('OpenAPI component names: client-node model names become dotted names whose last part is the Go type', async () => {
-  const { componentName } = await import('./openapi.js');
-  assert.equal(componentName('V1DeploymentStrategy'), 'io.k8s.kubeplane.v1.DeploymentStrategy');
-  assert.equal(componentName('V2HorizontalPodAutoscaler'), 'io.k8s.kubeplane.v2.HorizontalPodAutoscaler');
-  assert.equal(componentName('EventsV1Event'), 'io.k8s.kubeplane.events.v1.Event');
-  assert.equal(componentName('CoreV1Event'), 'io.k8s.kubeplane.core.v1.Event');
-  assert.equal(componentName('V1beta1Foo'), 'io.k8s.kubeplane.v1beta1.Foo');
-  assert.equal(componentName('io.k8s.api.apps.v1.Deployment'), 'io.k8s.api.apps.v1.Deployment');
+describe('OpenAPI v2 (kube-openapi pkg/handler)', () => {
+  /** The length-delimited fields of a protobuf message, by number, as text or bytes. */
+  const fields = (buf: Uint8Array): Map<number, Uint8Array[]> => {
+    const r = new WireReader(buf);
+    const out = new Map<number, Uint8Array[]>();
+    while (!r.eof()) {
+      const [no, wt] = r.key();
+      if (wt !== WIRE_BYTES) {
+        r.skip(wt);
+        continue;
+      }
+      out.set(no, [...(out.get(no) ?? []), r.bytes()]);
+    }
+    return out;
+  };
+  const text = (b: Uint8Array | undefined): string => Buffer.from(b ?? []).toString('utf8');
+  let real: TestServer;
+  before(async () => {
+    real = await startTestServer({ schema: undefined });
+  });
+  after(() => real.server.close());
+
+  test('JSON: every served path and the definitions, refs to #/definitions, upstream names and descriptions', async () => {
+    const res = await real.fetch('/openapi/v2', { headers: { accept: 'application/json' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('vary'), 'Accept');
+    const doc = (await res.json()) as { swagger: string; paths: Record<string, Record<string, Record<string, unknown>>>; definitions: Record<string, Record<string, unknown>> };
+    assert.equal(doc.swagger, '2.0');
+    const patch = doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']?.['patch'];
+    assert.deepEqual(patch?.['x-kubernetes-group-version-kind'], { group: 'apps', version: 'v1', kind: 'Deployment' });
+    assert.ok((patch?.['consumes'] as string[]).includes('application/strategic-merge-patch+json'));
+    const params = patch?.['parameters'] as Record<string, unknown>[];
+    assert.deepEqual(params[0], { name: 'body', in: 'body', required: true, schema: { type: 'object' } });
+    assert.ok(params.some((p) => p['name'] === 'fieldValidation' && p['type'] === 'string'));
+    const get = doc.paths['/api/v1/namespaces/{namespace}/pods/{name}']?.['get'];
+    assert.deepEqual((get?.['responses'] as Record<string, unknown>)['200'], { description: 'OK', schema: { $ref: '#/definitions/io.k8s.api.core.v1.Pod' } });
+    const deployment = doc.definitions['io.k8s.api.apps.v1.Deployment'];
+    assert.equal(deployment?.['description'], 'Deployment enables declarative updates for Pods and ReplicaSets.');
+    assert.deepEqual((deployment?.['properties'] as Record<string, unknown>)['spec'], {
+      $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec',
+      description: 'Specification of the desired behavior of the Deployment.',
+    });
+    const containers = (doc.definitions['io.k8s.api.core.v1.PodSpec']?.['properties'] as Record<string, Record<string, unknown>>)['containers'];
+    assert.deepEqual(containers?.['items'], { $ref: '#/definitions/io.k8s.api.core.v1.Container' });
+    assert.equal(containers?.['x-kubernetes-patch-merge-key'], 'name');
+    assert.equal(JSON.stringify(doc).includes('#/components/'), false);
+    const intOrString = doc.definitions['io.k8s.apimachinery.pkg.util.intstr.IntOrString'];
+    assert.deepEqual({ ...intOrString, description: undefined }, { type: 'string', format: 'int-or-string', description: undefined });
+    assert.match(String(intOrString?.['description']), /^IntOrString is a type that can hold an int32 or a string\./);
+    const etag = res.headers.get('etag') ?? '';
+    assert.match(etag, /^"[0-9A-F]{128}"$/);
+    assert.equal((await real.fetch('/openapi/v2', { headers: { 'if-none-match': etag } })).status, 304);
+  });
+
+  test('protobuf (what kubectl asks for): gnostic openapi_v2.Document; anything else is 406', async () => {
+    const res = await real.fetch('/openapi/v2', { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    const doc = fields(new Uint8Array(await res.arrayBuffer()));
+    assert.equal(text(doc.get(1)?.[0]), '2.0');
+    // Document.definitions (9) → NamedSchema (1) {name 1, Schema value 2}; Schema description 4, vendor_extension 31.
+    const named = [...(fields(doc.get(9)?.[0] ?? new Uint8Array()).get(1) ?? [])].map(fields);
+    const deployment = named.find((n) => text(n.get(1)?.[0]) === 'io.k8s.api.apps.v1.Deployment')?.get(2)?.[0];
+    assert.ok(deployment);
+    const schema = fields(deployment);
+    assert.equal(text(schema.get(4)?.[0]), 'Deployment enables declarative updates for Pods and ReplicaSets.');
+    const gvk = (schema.get(31) ?? []).map(fields).find((e) => text(e.get(1)?.[0]) === 'x-kubernetes-group-version-kind');
+    // Any {yaml 2}: JSON, which is YAML.
+    assert.deepEqual(JSON.parse(text(fields(gvk?.get(2)?.[0] ?? new Uint8Array()).get(2)?.[0])), [{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
+    assert.equal((await real.fetch('/openapi/v2', { headers: { accept: 'text/html' } })).status, 406);
+  });
+});
+
+test('OpenAPI component names are upstream definition names', async () => {
+  const real = await startTestServer({ schema: undefined });
+  try {
+    const doc = (await (await real.fetch('/openapi/v3/api/v1')).json()) as { components: { schemas: Record<string, unknown> } };
+    const names = Object.keys(doc.components.schemas);
+    assert.ok(names.includes('io.k8s.api.core.v1.Pod'));
+    // The pods/eviction body, a policy/v1 kind in the core document.
+    assert.ok(names.includes('io.k8s.api.policy.v1.Eviction'));
+    assert.ok(names.includes('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'));
+    assert.deepEqual(names.filter((n) => !n.startsWith('io.k8s.')), []);
+  } finally {
+    await real.server.close();
+  }
 });

@@ -22,9 +22,9 @@ import {
   apiVersions,
 } from './discovery.js';
 import { newMethodNotAllowed, writeError, writeJson, writeRaw } from './errors.js';
-import { aggregatedDiscoveryVersion } from './negotiation.js';
+import { aggregatedDiscoveryVersion, parseAccept } from './negotiation.js';
 import { serveMetrics } from './metrics.js';
-import { OpenApiCache } from './openapi.js';
+import { OpenApiCache, type OpenApiV2Document } from './openapi.js';
 import { resourceIndexOf, type ResourceIndex } from './resource-index.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, MaxInFlightLimit, newTooManyRequestsInFlight } from './maxinflight.js';
 import { isLongRunning, isMutating, requestInfoOf } from './requestinfo.js';
@@ -159,7 +159,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
       throw newNotFoundPath();
     }
     if (root === 'api' || root === 'apis') serveDiscovery(req, res, index, segments);
-    else if (root === 'openapi') serveOpenApi(req, res, openapi, index, segments, query);
+    else if (root === 'openapi') await serveOpenApi(req, res, openapi, index, segments, query);
     else throw newNotFoundPath();
   };
 
@@ -236,20 +236,24 @@ function serveDiscovery(req: IncomingMessage, res: ServerResponse, index: Resour
 }
 
 /**
- * `/openapi/v3` and `/openapi/v3/<api/v1|apis/g/v>[?hash=H]`. A matching hash makes the response
- * cacheable for a year (the URL changes with the document); a stale hash redirects (301) to the current
- * URL, as kube-openapi's handler3 does; `If-None-Match` with the current ETag gets 304.
+ * `/openapi/v2`, `/openapi/v3` and `/openapi/v3/<api/v1|apis/g/v>[?hash=H]`. A matching hash makes the
+ * response cacheable for a year (the URL changes with the document); a stale hash redirects (301) to
+ * the current URL, as kube-openapi's handler3 does; `If-None-Match` with the current ETag gets 304.
  */
-function serveOpenApi(
+async function serveOpenApi(
   req: IncomingMessage,
   res: ServerResponse,
   cache: OpenApiCache,
   index: ResourceIndex,
   segments: string[],
   query: Record<string, string>,
-): void {
+): Promise<void> {
+  if (segments[1] === 'v2' && segments.length === 2) {
+    serveOpenApiV2(req, res, (await cache.get(index)).v2());
+    return;
+  }
   if (segments[1] !== 'v3') throw newNotFoundPath();
-  const docs = cache.get(index);
+  const docs = await cache.get(index);
   if (segments.length === 2) {
     writeRaw(res, 200, docs.rootText, 'application/json');
     return;
@@ -271,6 +275,41 @@ function serveOpenApi(
     return;
   }
   writeRaw(res, 200, doc.text, 'application/json');
+}
+
+/** The protobuf media types kube-openapi's v2 handler serves: kubectl's (deprecated spelling) and the current one. */
+const OPENAPI_V2_PROTOBUF = ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'];
+
+/**
+ * `/openapi/v2` as k8s.io/kube-openapi/pkg/handler/handler.go serves it: the first media range of
+ * `Accept` (none: any) that is JSON or one of {@link OPENAPI_V2_PROTOBUF} picks the encoding; the
+ * protobuf answer is labelled `application/com.github.proto-openapi.spec.v2.v1.0+protobuf`; nothing
+ * acceptable is 406. Both encodings share the ETag of the JSON (`Vary: Accept`); `If-None-Match` with
+ * it gets 304.
+ */
+function serveOpenApiV2(req: IncomingMessage, res: ServerResponse, doc: OpenApiV2Document): void {
+  res.setHeader('Vary', 'Accept');
+  const ranges = parseAccept(req.headers.accept ?? '*/*');
+  // A wildcard matches JSON, the first of the handler's types.
+  const first = ranges.find((r) => ['application/json', 'application/*', '*/*', ...OPENAPI_V2_PROTOBUF].includes(r.mediaType));
+  if (!first) {
+    res.writeHead(406);
+    res.end();
+    return;
+  }
+  const etag = `"${doc.etag}"`;
+  res.setHeader('ETag', etag);
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  if (OPENAPI_V2_PROTOBUF.includes(first.mediaType)) {
+    res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF[1] as string, 'Content-Length': doc.proto.length });
+    res.end(doc.proto);
+    return;
+  }
+  writeRaw(res, 200, doc.json, 'application/json');
 }
 
 /** Options of {@link startHttpServer}. */

@@ -7,6 +7,7 @@
 import type { Clock } from '../../util/clock/index.js';
 import type { RestRequest, WatchEvent, WatchStream } from '../../api/request.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
+import type { FieldSchema, SchemaDocs, TypeSchema } from '../../api/schema/index.js';
 
 /** Result of a non-watch request, as `ApiServer.handle` returns it. */
 export interface HandleResult {
@@ -31,25 +32,13 @@ export interface ApiServerCore {
   watch(req: RestRequest, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream;
 }
 
-/** One field of a schema type, as `src/api/schema` describes it. */
-export interface SchemaField {
-  /** A primitive (`string`, `integer`, `int32`, `int64`, `number`, `boolean`, …) or a type name known to {@link SchemaSource.lookupType}. */
-  type: string;
-  /** The field is a list of `type`. */
-  list?: boolean;
-  /** The field is a map from string to `type`. */
-  map?: boolean;
-  /** Strategic-merge-patch strategy, e.g. `merge` or `merge,retainKeys`. */
-  patchStrategy?: string;
-  /** Strategic-merge-patch merge key, e.g. `name`. */
-  patchMergeKey?: string;
-}
-
-/** A named object type, e.g. `io.k8s.api.apps.v1.DeploymentSpec`. */
-export interface SchemaType {
-  name: string;
-  fields: Record<string, SchemaField>;
-}
+/**
+ * The schema's field, type and description shapes (src/api/schema `FieldSchema`, `TypeSchema`,
+ * `SchemaDocs`), under the names the OpenAPI builder uses.
+ */
+export type SchemaField = FieldSchema;
+export type SchemaType = TypeSchema;
+export type SchemaDescriptions = SchemaDocs;
 
 /** The type schemas of the served kinds (`src/api/schema`), used to build OpenAPI `components.schemas`. */
 export interface SchemaSource {
@@ -57,6 +46,10 @@ export interface SchemaSource {
   lookupType(name: string): SchemaType | undefined;
   /** Name of the root type of a kind, e.g. (`apps`, `v1`, `Deployment`) → `io.k8s.api.apps.v1.Deployment`. */
   rootTypeName(group: string, version: string, kind: string): string | undefined;
+  /** The definition name of a scalar upstream defines by name (`Quantity` → `io.k8s.apimachinery.pkg.api.resource.Quantity`). */
+  scalarDefinitionName?(scalar: string): string | undefined;
+  /** Loads the descriptions (once); a source without them gives documents without descriptions. */
+  loadDocs?(): Promise<SchemaDescriptions>;
 }
 
 /** A pino-compatible logger. */

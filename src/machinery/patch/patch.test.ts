@@ -15,7 +15,7 @@ function patchError(fn: () => unknown): PatchError {
   assert.fail('expected a PatchError');
 }
 
-const smp = (doc: unknown, patch: unknown, type = 'V1Deployment'): Obj => applyStrategicMergePatch(doc, patch, type) as Obj;
+const smp = (doc: unknown, patch: unknown, type = 'io.k8s.api.apps.v1.Deployment'): Obj => applyStrategicMergePatch(doc, patch, type) as Obj;
 
 /** A live Deployment after a first `kubectl apply`, frozen like a cache object. */
 function liveDeployment(): Obj {
@@ -144,18 +144,18 @@ describe('strategic merge patch: kubectl bodies', () => {
     assert.deepEqual(restarted.spec.template.metadata, { labels: { app: 'web' }, annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-11-21T05:21:49Z' } });
     assert.equal(smp(live, { spec: { replicas: 4 } }).spec.replicas, 4);
     const node = deepFreeze({ metadata: { name: 'n1' }, spec: { podCIDR: '10.0.0.0/24' } });
-    assert.deepEqual(smp(node, { spec: { unschedulable: true } }, 'V1Node').spec, { podCIDR: '10.0.0.0/24', unschedulable: true });
+    assert.deepEqual(smp(node, { spec: { unschedulable: true } }, 'io.k8s.api.core.v1.Node').spec, { podCIDR: '10.0.0.0/24', unschedulable: true });
   });
 
   test('adopt and release ownerReferences by uid', () => {
     const pod = deepFreeze({ metadata: { name: 'p', uid: 'pod-uid', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'c', uid: 'u0' }] } });
     const ref = { apiVersion: 'apps/v1', blockOwnerDeletion: true, controller: true, kind: 'ReplicaSet', name: 'rs', uid: 'u1' };
-    const adopted = smp(pod, { metadata: { ownerReferences: [ref], uid: 'pod-uid' } }, 'V1Pod');
+    const adopted = smp(pod, { metadata: { ownerReferences: [ref], uid: 'pod-uid' } }, 'io.k8s.api.core.v1.Pod');
     assert.deepEqual(adopted.metadata.ownerReferences.map((r: Obj) => r.uid as string).sort(), ['u0', 'u1']);
-    const released = smp(adopted, { metadata: { ownerReferences: [{ $patch: 'delete', uid: 'u1' }], uid: 'pod-uid' } }, 'V1Pod');
+    const released = smp(adopted, { metadata: { ownerReferences: [{ $patch: 'delete', uid: 'u1' }], uid: 'pod-uid' } }, 'io.k8s.api.core.v1.Pod');
     assert.deepEqual(released.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'c', uid: 'u0' }]);
     // Releasing twice (the element is already gone) is fine.
-    assert.deepEqual(smp(released, { metadata: { ownerReferences: [{ $patch: 'delete', uid: 'u1' }] } }, 'V1Pod').metadata.ownerReferences, released.metadata.ownerReferences);
+    assert.deepEqual(smp(released, { metadata: { ownerReferences: [{ $patch: 'delete', uid: 'u1' }] } }, 'io.k8s.api.core.v1.Pod').metadata.ownerReferences, released.metadata.ownerReferences);
   });
 });
 
@@ -164,32 +164,32 @@ describe('strategic merge patch: merge lists and order', () => {
   const names = (o: Obj): string[] => (o.spec.containers as Obj[]).map((c) => c.name as string);
 
   test('without $setElementOrder, new elements come first and live-only ones keep their relative order', () => {
-    assert.deepEqual(names(smp(pod([{ name: 'a' }, { name: 'b' }]), pod([{ name: 'c' }]), 'V1Pod')), ['c', 'a', 'b']);
+    assert.deepEqual(names(smp(pod([{ name: 'a' }, { name: 'b' }]), pod([{ name: 'c' }]), 'io.k8s.api.core.v1.Pod')), ['c', 'a', 'b']);
     // live [a, b, c], patch [d, b]: d is new, a precedes b in the live list, c follows it.
-    assert.deepEqual(names(smp(pod([{ name: 'a' }, { name: 'b' }, { name: 'c' }]), pod([{ name: 'd' }, { name: 'b', image: 'x' }]), 'V1Pod')), ['d', 'a', 'b', 'c']);
+    assert.deepEqual(names(smp(pod([{ name: 'a' }, { name: 'b' }, { name: 'c' }]), pod([{ name: 'd' }, { name: 'b', image: 'x' }]), 'io.k8s.api.core.v1.Pod')), ['d', 'a', 'b', 'c']);
   });
 
   test('$setElementOrder orders the result and never adds elements', () => {
     const live = pod([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
-    const out = smp(live, { spec: { '$setElementOrder/containers': [{ name: 'c' }, { name: 'ghost' }, { name: 'a' }] } }, 'V1Pod');
+    const out = smp(live, { spec: { '$setElementOrder/containers': [{ name: 'c' }, { name: 'ghost' }, { name: 'a' }] } }, 'io.k8s.api.core.v1.Pod');
     // Listed elements follow the directive (c before a); b, not listed, keeps its live place before c.
     assert.deepEqual(names(out), ['b', 'c', 'a']);
     assert.deepEqual(
-      names(smp(live, { spec: { '$setElementOrder/containers': [{ name: 'c' }, { name: 'b' }, { name: 'a' }], containers: [{ name: 'b', image: 'x' }] } }, 'V1Pod')),
+      names(smp(live, { spec: { '$setElementOrder/containers': [{ name: 'c' }, { name: 'b' }, { name: 'a' }], containers: [{ name: 'b', image: 'x' }] } }, 'io.k8s.api.core.v1.Pod')),
       ['c', 'b', 'a'],
     );
   });
 
   test('$setElementOrder that contradicts the patch list is rejected', () => {
     const e = patchError(() =>
-      smp(pod([{ name: 'a' }]), { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }], containers: [{ name: 'a' }, { name: 'b' }] } }, 'V1Pod'),
+      smp(pod([{ name: 'a' }]), { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }], containers: [{ name: 'a' }, { name: 'b' }] } }, 'io.k8s.api.core.v1.Pod'),
     );
     assert.match(e.message, /doesn't match \$setElementOrder list/);
   });
 
   test('nested merge lists (env inside containers) without directives', () => {
     const live = pod([{ name: 'app', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] }]);
-    const out = smp(live, pod([{ name: 'app', env: [{ name: 'B', value: '3' }, { name: 'C', value: '4' }] }]), 'V1Pod');
+    const out = smp(live, pod([{ name: 'app', env: [{ name: 'B', value: '3' }, { name: 'C', value: '4' }] }]), 'io.k8s.api.core.v1.Pod');
     assert.deepEqual(out.spec.containers[0].env, [
       { name: 'A', value: '1' },
       { name: 'B', value: '3' },
@@ -199,30 +199,30 @@ describe('strategic merge patch: merge lists and order', () => {
 
   test('ports merge by numeric containerPort; volumeMounts by mountPath', () => {
     const live = pod([{ name: 'a', ports: [{ containerPort: 80, protocol: 'TCP' }], volumeMounts: [{ mountPath: '/x', name: 'v1' }] }]);
-    const out = smp(live, pod([{ name: 'a', ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }], volumeMounts: [{ mountPath: '/x', readOnly: true }] }]), 'V1Pod');
+    const out = smp(live, pod([{ name: 'a', ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }], volumeMounts: [{ mountPath: '/x', readOnly: true }] }]), 'io.k8s.api.core.v1.Pod');
     assert.deepEqual(out.spec.containers[0].ports, [{ containerPort: 80, protocol: 'TCP', name: 'http' }, { containerPort: 443 }]);
     assert.deepEqual(out.spec.containers[0].volumeMounts, [{ mountPath: '/x', name: 'v1', readOnly: true }]);
   });
 
   test('$patch: delete of a missing element is a no-op; delete needs the merge key', () => {
     const live = pod([{ name: 'a' }]);
-    assert.deepEqual(smp(live, pod([{ $patch: 'delete', name: 'zzz' }]), 'V1Pod'), live);
-    const e = patchError(() => smp(live, pod([{ $patch: 'delete', image: 'x' }]), 'V1Pod'));
+    assert.deepEqual(smp(live, pod([{ $patch: 'delete', name: 'zzz' }]), 'io.k8s.api.core.v1.Pod'), live);
+    const e = patchError(() => smp(live, pod([{ $patch: 'delete', image: 'x' }]), 'io.k8s.api.core.v1.Pod'));
     assert.equal(e.message, 'map: {"$patch":"delete","image":"x"} does not contain declared merge key: name');
     assert.equal(e.code, 500);
   });
 
   test('merge-list elements without their merge key are rejected', () => {
-    assert.match(patchError(() => smp(pod([{ name: 'a' }]), pod([{ image: 'x' }]), 'V1Pod')).message, /does not contain declared merge key: name/);
+    assert.match(patchError(() => smp(pod([{ name: 'a' }]), pod([{ image: 'x' }]), 'io.k8s.api.core.v1.Pod')).message, /does not contain declared merge key: name/);
   });
 
   test('$patch: replace in a list replaces it with the other elements', () => {
-    const out = smp(pod([{ name: 'a' }, { name: 'b' }]), pod([{ $patch: 'replace' }, { name: 'c', image: null }]), 'V1Pod');
+    const out = smp(pod([{ name: 'a' }, { name: 'b' }]), pod([{ $patch: 'replace' }, { name: 'c', image: null }]), 'io.k8s.api.core.v1.Pod');
     assert.deepEqual(out.spec.containers, [{ name: 'c' }]);
   });
 
   test('$patch: merge is not supported, as upstream', () => {
-    assert.equal(patchError(() => smp(pod([{ name: 'a' }]), pod([{ $patch: 'merge' }]), 'V1Pod')).message, 'merging lists cannot yet be specified in the patch');
+    assert.equal(patchError(() => smp(pod([{ name: 'a' }]), pod([{ $patch: 'merge' }]), 'io.k8s.api.core.v1.Pod')).message, 'merging lists cannot yet be specified in the patch');
     assert.match(patchError(() => smp({ spec: {} }, { spec: { $patch: 'merge' } })).message, /^unknown patch type: merge in map/);
     assert.match(patchError(() => smp({ spec: {} }, { spec: { $patch: 'bogus' } })).message, /^unknown patch type: bogus/);
   });
@@ -242,14 +242,14 @@ describe('strategic merge patch: merge lists and order', () => {
     // kubectl sends both when removing one finalizer of several.
     assert.deepEqual(smp(live, { metadata: { '$setElementOrder/finalizers': ['b'], '$deleteFromPrimitiveList/finalizers': ['a'] } }).metadata.finalizers, ['b']);
     // A deletion list for an absent field adds nothing.
-    assert.equal('podCIDRs' in smp({ spec: {} }, { spec: { '$deleteFromPrimitiveList/podCIDRs': ['x'] } }, 'V1Node').spec, false);
-    assert.deepEqual(smp({ spec: { podCIDRs: ['a'] } }, { spec: { podCIDRs: ['b', 'a'] } }, 'V1Node').spec.podCIDRs.sort(), ['a', 'b']);
+    assert.equal('podCIDRs' in smp({ spec: {} }, { spec: { '$deleteFromPrimitiveList/podCIDRs': ['x'] } }, 'io.k8s.api.core.v1.Node').spec, false);
+    assert.deepEqual(smp({ spec: { podCIDRs: ['a'] } }, { spec: { podCIDRs: ['b', 'a'] } }, 'io.k8s.api.core.v1.Node').spec.podCIDRs.sort(), ['a', 'b']);
     assert.equal(patchError(() => smp(live, { metadata: { '$deleteFromPrimitiveList/finalizers': [{ a: 1 }] } })).code, 400);
   });
 
   test('lists of lists are rejected', () => {
-    assert.equal(patchError(() => smp({ spec: { podCIDRs: [] } }, { spec: { podCIDRs: [['x']] } }, 'V1Node')).message, 'lists of lists are not supported');
-    assert.match(patchError(() => smp({ spec: { podCIDRs: ['a'] } }, { spec: { podCIDRs: [['x']] } }, 'V1Node')).message, /^list element types are not identical/);
+    assert.equal(patchError(() => smp({ spec: { podCIDRs: [] } }, { spec: { podCIDRs: [['x']] } }, 'io.k8s.api.core.v1.Node')).message, 'lists of lists are not supported');
+    assert.match(patchError(() => smp({ spec: { podCIDRs: ['a'] } }, { spec: { podCIDRs: [['x']] } }, 'io.k8s.api.core.v1.Node')).message, /^list element types are not identical/);
   });
 });
 
@@ -276,7 +276,7 @@ describe('strategic merge patch: maps, nulls and retainKeys', () => {
 
   test('$retainKeys on volumes (merge,retainKeys by name)', () => {
     const live = { spec: { volumes: [{ name: 'v', emptyDir: {} }, { name: 'w', secret: { secretName: 's' } }] } };
-    const out = smp(live, { spec: { volumes: [{ $retainKeys: ['configMap', 'name'], configMap: { name: 'c' }, name: 'v' }] } }, 'V1Pod');
+    const out = smp(live, { spec: { volumes: [{ $retainKeys: ['configMap', 'name'], configMap: { name: 'c' }, name: 'v' }] } }, 'io.k8s.api.core.v1.Pod');
     assert.deepEqual(out.spec.volumes, [
       { name: 'v', configMap: { name: 'c' } },
       { name: 'w', secret: { secretName: 's' } },

@@ -14,10 +14,18 @@
  *   `""`, `0`, `false`; e.g. `nodeSelectorTerms: [null]` decodes as `[{}]` (an empty term, which
  *   matches no node) and `labels: {a: null}` as `{a: ""}`. Nothing downstream ever sees a `null`
  *   inside a typed object.
- * - **Required scalars.** A string, number or boolean field without `omitempty` (upstream's OpenAPI
- *   lists it as required) is always encoded by Go, zero value included: a Taint sent without `key`
- *   is stored and shown with `key: ""`, and validation reports the empty value as upstream does.
- *   Code downstream can rely on such fields being present, as their TypeScript types say.
+ * - **Always-encoded scalars.** A string, number or boolean field that is neither a pointer nor
+ *   tagged `omitempty` is always encoded by Go, zero value included: a Taint sent without `key` is
+ *   stored and shown with `key: ""`, an Event without `reportingComponent` with
+ *   `reportingComponent: ""`, and validation reports the empty value as upstream does. Code
+ *   downstream can rely on such fields being present, as their TypeScript types say.
+ * - **Omitted empty values.** A field tagged `omitempty` that is not a pointer and holds an empty
+ *   value (encoding/json's `isEmptyValue`: `""`, `0`, `false`, an empty list or map; structs are
+ *   never empty) is left out, as Go leaves it out when it encodes the decoded struct: an orphaned
+ *   ReplicaSet has no `ownerReferences: []`, a Deployment status no `unavailableReplicas: 0`. A
+ *   pointer keeps its zero value (`replicas: 0` is not `replicas` unset). So what is stored, served
+ *   and compared to decide whether an update changes anything is Go's encoding, whichever client or
+ *   controller sent it.
  * - **Depth.** encoding/json refuses documents nested deeper than 10,000 levels (`exceeded max
  *   depth`). kubeplane's limit is {@link MAX_NESTING_DEPTH}: V8's JSON.stringify and structuredClone
  *   recurse on the machine stack and overflow at about 3,300–4,100 levels, and a patch can nest a
@@ -63,18 +71,24 @@ function deepestBeyond(v: unknown, depth: number, max: number): unknown {
   return undefined;
 }
 
-/** `V1DeploymentSpec` → `DeploymentSpec`, `CoreV1Event` → `Event` (Go type names carry no version). */
+/** `io.k8s.api.apps.v1.DeploymentSpec` → `DeploymentSpec`: the Go struct's name, as encoding/json names it in errors. */
 function goStructName(typeName: string): string {
-  return typeName.replace(/^(?:[A-Z][a-z]+)?V\d+(?:(?:alpha|beta)\d+)?(?=[A-Z])/, '');
+  return typeName.slice(typeName.lastIndexOf('.') + 1);
+}
+
+/** `io.k8s.api.apps.v1.DeploymentSpec` → `v1.DeploymentSpec`: Go's `reflect.Type.String()`, package name first. */
+function goQualifiedName(typeName: string): string {
+  const parts = typeName.split('.');
+  return parts.slice(-2).join('.');
 }
 
 const GO_SCALARS: Record<string, string> = {
   string: 'string',
   int32: 'int32',
   int64: 'int64',
-  integer: 'int64',
   number: 'float64',
   boolean: 'bool',
+  bytes: '[]uint8',
   IntOrString: 'intstr.IntOrString',
   Quantity: 'resource.Quantity',
   Time: 'v1.Time',
@@ -84,7 +98,7 @@ const GO_SCALARS: Record<string, string> = {
 
 /** Go's spelling of a field type: `int32`, `string`, `v1.PodSpec`, `[]v1.Container`, `map[string]string`. */
 function goTypeName(f: Pick<FieldSchema, 'type' | 'list' | 'map'>): string {
-  const base = GO_SCALARS[f.type] ?? `v1.${goStructName(f.type)}`;
+  const base = GO_SCALARS[f.type] ?? goQualifiedName(f.type);
   if (f.list) return `[]${base}`;
   if (f.map) return `map[string]${base}`;
   return base;
@@ -107,13 +121,13 @@ const INT64_LIMIT = 2 ** 63;
 function scalarFits(type: string, v: unknown): boolean {
   switch (type) {
     case 'string':
+    case 'bytes':
     case 'Time':
     case 'MicroTime':
       return typeof v === 'string';
     case 'int32':
       return typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
     case 'int64':
-    case 'integer':
       return typeof v === 'number' && Number.isInteger(v) && v >= -INT64_LIMIT && v < INT64_LIMIT;
     case 'number':
       return typeof v === 'number';
@@ -138,15 +152,17 @@ function scalarValueError(type: string, v: unknown): string | undefined {
 
 /**
  * The Go zero value a `null` list element or map value decodes to; undefined for types whose zero
- * value encodes as `null` (Time, free-form), which are left as they are.
+ * value encodes as `null` (Time, free-form), which are left as they are. A nil `[]byte` encodes as
+ * `null` too, but becomes `''` here (a Secret's `data: {a: null}` is stored as `{a: ''}`), so that
+ * nothing downstream meets a `null` where it expects a string.
  */
 function zeroValue(type: string): unknown {
   switch (type) {
     case 'string':
+    case 'bytes':
       return '';
     case 'int32':
     case 'int64':
-    case 'integer':
     case 'number':
     case 'IntOrString':
       return 0;
@@ -174,18 +190,32 @@ export function decodeTypedObject(obj: Record<string, unknown>, rootType: string
   return decodeStruct(obj, rootType, '');
 }
 
-/** Scalar types whose Go zero value is encoded as a value (not `null`). */
-const ENCODED_ZERO = new Set(['string', 'int32', 'int64', 'integer', 'number', 'boolean']);
-/** Per type: its required fields whose zero value Go encodes. */
-const requiredScalars = new Map<string, [string, unknown][]>();
+/**
+ * Scalar types whose zero value encoding/json's `isEmptyValue` counts as empty (`""`, `0`, `false`, a
+ * nil or empty `[]byte`); the others are structs (IntOrString, Quantity, Time, RawExtension …), which
+ * `omitempty` never leaves out.
+ */
+const OMITTABLE_SCALARS = new Set(['string', 'bytes', 'int32', 'int64', 'number', 'boolean']);
 
-function requiredScalarsOf(typeName: string, fields: Record<string, FieldSchema>): [string, unknown][] {
-  let out = requiredScalars.get(typeName);
+/** A list or map without members (a nil or empty Go slice or map). */
+function isEmptyContainer(v: unknown[] | Record<string, unknown>): boolean {
+  if (Array.isArray(v)) return v.length === 0;
+  for (const _ in v) return false;
+  return true;
+}
+
+/** Scalar types whose Go zero value is encoded as a value (not `null`). */
+const ENCODED_ZERO = new Set(['string', 'int32', 'int64', 'number', 'boolean']);
+/** Per type: its scalar fields whose zero value Go encodes (neither pointer nor `omitempty`). */
+const encodedScalars = new Map<string, [string, unknown][]>();
+
+function encodedScalarsOf(typeName: string, fields: Record<string, FieldSchema>): [string, unknown][] {
+  let out = encodedScalars.get(typeName);
   if (!out) {
     out = Object.entries(fields)
-      .filter(([, f]) => f.required && !f.list && !f.map && ENCODED_ZERO.has(f.type))
+      .filter(([, f]) => !f.omitempty && !f.pointer && !f.list && !f.map && ENCODED_ZERO.has(f.type))
       .map(([name, f]) => [name, zeroValue(f.type)]);
-    requiredScalars.set(typeName, out);
+    encodedScalars.set(typeName, out);
   }
   return out;
 }
@@ -193,7 +223,7 @@ function requiredScalarsOf(typeName: string, fields: Record<string, FieldSchema>
 function decodeStruct(obj: Record<string, unknown>, typeName: string, path: string): string | undefined {
   const t = lookupType(typeName);
   if (!t) return undefined;
-  for (const [name, zero] of requiredScalarsOf(typeName, t.fields)) if (obj[name] === undefined || obj[name] === null) obj[name] = zero;
+  for (const [name, zero] of encodedScalarsOf(typeName, t.fields)) if (obj[name] === undefined || obj[name] === null) obj[name] = zero;
   // for…in: no key array per object on this per-write path (deleting the current key is allowed).
   for (const key in obj) {
     const f = t.fields[key];
@@ -211,10 +241,12 @@ function decodeStruct(obj: Record<string, unknown>, typeName: string, path: stri
       if (f.list ? !Array.isArray(v) : !isPlainObject(v)) return misfit(v, goTypeName(f));
       const err = decodeMembers(v as unknown[] | Record<string, unknown>, f.type, fieldPath, misfit);
       if (err) return err;
+      if (f.omitempty && !f.pointer && isEmptyContainer(v as unknown[] | Record<string, unknown>)) delete obj[key];
       continue;
     }
     const err = decodeValue(v, f.type, fieldPath, misfit);
     if (err) return err;
+    if (f.omitempty && !f.pointer && OMITTABLE_SCALARS.has(f.type) && (v === '' || v === 0 || v === false)) delete obj[key];
   }
   return undefined;
 }
@@ -240,7 +272,7 @@ function decodeMembers(members: unknown[] | Record<string, unknown>, type: strin
     if (v === null) {
       v = zeroValue(type);
       if (v === undefined) continue;
-      // A zero struct is decoded too, so that its required scalars get their zero values.
+      // A zero struct is decoded too, so that its always-encoded scalars get their zero values.
       container[k] = v;
     }
     const err = decodeValue(v, type, path, misfit);

@@ -140,7 +140,7 @@ export function parseDeleteOptions(body: unknown, query: Query): DeleteOptions {
   }
   const decoded = deepCopy((body ?? {}) as Record<string, unknown>);
   // A value of the wrong type fails decoding; upstream leaks that error as a 500 (ADR 5).
-  const typeError = decodeTypedObject(decoded, 'V1DeleteOptions');
+  const typeError = decodeTypedObject(decoded, 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions');
   if (typeError) throw newBadRequest(typeError);
   const b = decoded as {
     gracePeriodSeconds?: unknown;

@@ -1,0 +1,93 @@
+/**
+ * What real kubectl does with the schema (generated from upstream's Go types, ADR 8): `explain` prints
+ * upstream's descriptions from OpenAPI v3 and, with `--output=plaintext-openapiv2` or kubectl 1.27, from
+ * the protobuf OpenAPI v2 document; `apply` and `edit` build their strategic merge patches with the
+ * patch metadata of OpenAPI v3; objects come back as Go encodes them (no empty `omitempty` fields).
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { eventually, removeDataDir, startKubeplane, type Kubeplane } from './harness.js';
+
+/** What upstream's `kubectl explain deployment.spec.strategy` shows (k8s.io/api apps/v1 types.go comments). */
+const STRATEGY_DOC = [
+  'The deployment strategy to use to replace existing pods with new ones.',
+  'DeploymentStrategy describes how to replace existing pods with new ones.',
+  'rollingUpdate',
+  'Rolling update config params. Present only if DeploymentStrategyType =',
+  'Possible enum values:',
+  '- `"Recreate"` Kill all existing pods before creating new ones.',
+];
+
+const deployment = (replicas: number, image: string): string =>
+  JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image, ports: [{ containerPort: 80 }] }] } },
+    },
+  });
+
+describe('kubectl and the OpenAPI documents', () => {
+  let kp: Kubeplane;
+  let editorDir: string;
+
+  before(async () => {
+    // `kubectl edit` runs $KUBE_EDITOR on the object's YAML: this one sets replicas to 5.
+    editorDir = mkdtempSync(join(tmpdir(), 'kubectl-editor-'));
+    const editor = join(editorDir, 'editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nsed -i "s/^  replicas: .*/  replicas: 5/" "$1"\n');
+    chmodSync(editor, 0o755);
+    process.env['KUBE_EDITOR'] = editor;
+    kp = await startKubeplane({ nodes: 1 });
+  });
+
+  after(async () => {
+    await kp.stop();
+    removeDataDir(kp.dataDir);
+    rmSync(editorDir, { recursive: true, force: true });
+  });
+
+  test('explain prints upstream descriptions from OpenAPI v3, and from the protobuf v2 document', async () => {
+    const v3 = await kp.kubectlOk(['explain', 'deployment.spec.strategy']);
+    assert.match(v3, /FIELD: strategy <DeploymentStrategy>/);
+    for (const line of STRATEGY_DOC) assert.ok(v3.includes(line), `v3 output lacks ${JSON.stringify(line)}:\n${v3}`);
+    const v2 = await kp.kubectlOk(['explain', 'deployment.spec.strategy', '--output=plaintext-openapiv2']);
+    for (const line of STRATEGY_DOC) assert.ok(v2.includes(line), `v2 output lacks ${JSON.stringify(line)}:\n${v2}`);
+    // kubectl 1.27 reads /openapi/v2 (protobuf) to map the resource before its v3 explain.
+    const kubectl127 = join(dirname(execFileSync('readlink', ['-f', execFileSync('which', ['kubectl']).toString().trim()]).toString().trim()), 'kubectl.1.27');
+    const old = await new Promise<string>((ok, fail) =>
+      execFile(kubectl127, ['explain', 'pods.spec.restartPolicy'], { env: { ...process.env, KUBECONFIG: kp.kubeconfig } }, (err, stdout, stderr) =>
+        err ? fail(new Error(`${err.message}\n${stderr}`)) : ok(stdout),
+      ),
+    );
+    assert.match(old, /Restart policy for all containers within the pod/);
+  });
+
+  test('apply twice and edit: strategic merge patches built from the v3 patch metadata', async () => {
+    assert.equal(await kp.kubectlOk(['apply', '-f', '-'], deployment(2, 'nginx:1.25')), 'deployment.apps/web created\n');
+    assert.equal(await kp.kubectlOk(['apply', '-f', '-'], deployment(3, 'nginx:1.26')), 'deployment.apps/web configured\n');
+    assert.equal(await kp.kubectlOk(['edit', 'deployment/web']), 'deployment.apps/web edited\n');
+    const d = await kp.kubectlJson<{ spec: { replicas: number; template: { spec: { containers: { image: string; ports: unknown[] }[] } } } }>(['get', 'deployment', 'web']);
+    assert.equal(d.spec.replicas, 5);
+    assert.equal(d.spec.template.spec.containers[0]?.image, 'nginx:1.26');
+    assert.deepEqual(d.spec.template.spec.containers[0]?.ports, [{ containerPort: 80, protocol: 'TCP' }]);
+  });
+
+  test('an orphaned ReplicaSet is shown without ownerReferences', async () => {
+    await kp.kubectlOk(['rollout', 'status', 'deployment/web', '--timeout=60s']);
+    await kp.kubectlOk(['delete', 'deployment', 'web', '--cascade=orphan']);
+    const orphans = await eventually('ReplicaSets orphaned', async () => {
+      const list = await kp.kubectlJson<{ items: { metadata: Record<string, unknown> }[] }>(['get', 'replicasets', '-l', 'app=web']);
+      return list.items.length > 0 && list.items.every((rs) => !('ownerReferences' in rs.metadata)) ? list.items : undefined;
+    });
+    assert.ok(orphans.length >= 1);
+    assert.doesNotMatch(await kp.kubectlOk(['get', 'replicasets', '-l', 'app=web', '-o', 'yaml']), /ownerReferences/);
+  });
+});
