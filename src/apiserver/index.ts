@@ -355,11 +355,10 @@ export class ApiServer {
   private scheduleCompaction(): void {
     if (this.closed) return;
     this.compactionTimer = this.clock.setTimer(COMPACTION_INTERVAL_MS, () => {
-      const backend = this.opts.backend;
-      const target = backend.currentRevision() - COMPACTION_MIN_RETAIN;
-      const run = target > backend.compactedRevision() ? backend.compact(target).then(() => this.feed.compacted(target)) : Promise.resolve();
       // A failed compaction is retried at the next interval, as upstream's compactor does.
-      run.catch(() => undefined).finally(() => this.scheduleCompaction());
+      this.compact(this.currentRevision() - COMPACTION_MIN_RETAIN)
+        .catch(() => undefined)
+        .finally(() => this.scheduleCompaction());
     });
   }
 }

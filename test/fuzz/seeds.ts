@@ -39,6 +39,18 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     kind: 'SelfSubjectAccessReview',
     spec: { resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default' } },
   },
+  'events.k8s.io/v1/events': {
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    regarding: { kind: 'Pod', name: 'x', namespace: 'default' },
+    reason: 'Fuzzed',
+    note: 'a fuzzed event',
+    type: 'Normal',
+    action: 'Fuzzing',
+    reportingController: 'kubeplane.io/fuzz',
+    reportingInstance: 'fuzz-1',
+    eventTime: '2025-01-01T00:00:00.000000Z',
+  },
   'autoscaling/horizontalpodautoscalers': {
     apiVersion: 'autoscaling/v2',
     kind: 'HorizontalPodAutoscaler',

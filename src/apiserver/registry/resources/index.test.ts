@@ -21,6 +21,7 @@ test('served strategies in discovery order', () => {
       'apps/v1/daemonsets',
       'apps/v1/deployments',
       'apps/v1/replicasets',
+      'events.k8s.io/v1/events',
       'authentication.k8s.io/v1/selfsubjectreviews',
       'authorization.k8s.io/v1/selfsubjectaccessreviews',
       'autoscaling/v2/horizontalpodautoscalers',
@@ -30,11 +31,11 @@ test('served strategies in discovery order', () => {
   );
   assert.deepEqual(
     servedStrategies.map((s) => s.info.shortNames.join(',')),
-    ['ns', 'no', 'po', 'svc', 'ep', 'cm', '', 'sa', 'ev', '', '', 'ds', 'deploy', 'rs', '', '', 'hpa', 'hpa', ''],
+    ['ns', 'no', 'po', 'svc', 'ep', 'cm', '', 'sa', 'ev', '', '', 'ds', 'deploy', 'rs', 'ev', '', '', 'hpa', 'hpa', ''],
   );
   assert.deepEqual(servedStrategies.filter((s) => s.info.categories.includes('all')).map((s) => s.info.resource), ['pods', 'services', 'daemonsets', 'deployments', 'replicasets', 'horizontalpodautoscalers', 'horizontalpodautoscalers']);
   assert.deepEqual(servedStrategies.filter((s) => s.scale).map((s) => s.info.resource), ['deployments', 'replicasets']);
-  assert.deepEqual(servedStrategies.filter((s) => s.allowCreateOnUpdate).map((s) => s.info.resource), ['services', 'endpoints', 'events', 'leases']);
+  assert.deepEqual(servedStrategies.filter((s) => s.allowCreateOnUpdate).map((s) => s.info.resource), ['services', 'endpoints', 'events', 'leases', 'events']);
   assert.ok(servedStrategies.every((s) => s.defaultGarbageCollectionPolicy === 'Background'));
   for (const s of servedStrategies) {
     assert.equal(s.info.listKind, `${s.info.kind}List`);

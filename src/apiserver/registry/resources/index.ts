@@ -10,6 +10,7 @@ import { daemonSetStrategy } from './daemonsets.js';
 import { selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy } from './reviews.js';
 import { deploymentStrategy } from './deployments.js';
 import { eventStrategy } from './events.js';
+import { eventsV1Strategy } from './events-v1.js';
 import { horizontalPodAutoscalerV1Strategy } from './hpa-conversion.js';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
 import { leaseStrategy } from './leases.js';
@@ -28,7 +29,7 @@ export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewS
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
-export { horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy };
+export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -55,7 +56,8 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(daemonSetStrategy),
   erase(deploymentStrategy),
   erase(replicaSetStrategy),
-  // authentication before authorization, right after apps, as upstream's discovery lists them.
+  // events.k8s.io, authentication, authorization, autoscaling right after apps, as upstream's discovery lists them.
+  eventsV1Strategy,
   selfSubjectReviewStrategy,
   selfSubjectAccessReviewStrategy,
   erase(horizontalPodAutoscalerStrategy),

@@ -1,0 +1,206 @@
+/**
+ * The generic store's reads (store.go `Get`, `List`, `Watch`): from the watch cache at the freshness
+ * the request asks for, or from storage for exact-revision pages and continue tokens.
+ */
+import type { KubeList, KubeObject } from '../../../api/index.js';
+import type { WatchEvent, WatchStream } from '../../../api/request.js';
+import { newNotFound, newResourceExpired } from '../../../machinery/errors/index.js';
+import type { KeyValue } from '../../../storage/interface.js';
+import { StorageError } from '../../../storage/interface.js';
+import { CacheWatcher } from '../../watchcache/cache-watcher.js';
+import { decodeContinue, encodeContinue } from './continue.js';
+import { parseListOptions, parseResourceVersion } from './options.js';
+import { newPredicate, type SelectionPredicate } from './predicate.js';
+import { StoreCore, tooLargeResourceVersion, tooOldResourceVersion, CONTINUE_EXPIRED, tryDecode, type Query } from './store-core.js';
+
+/** Reads on top of {@link StoreCore}. */
+export abstract class ReadStore extends StoreCore {
+  // ---------------------------------------------------------------------------------------------
+  // Reads.
+
+
+  /**
+   * GET. `query.resourceVersion`: unset (consistent), `0` (any), N (at least N). An object whose
+   * stored value cannot be read (not decryptable) is a 500 InternalError, as upstream's store answers.
+   */
+  async get(namespace: string | undefined, name: string, query: Query): Promise<KubeObject> {
+    const key = this.keyFor(namespace, name);
+    await this.waitForResourceVersion(query.resourceVersion ?? '');
+    const obj = this.opts.cache.get(key);
+    if (!obj) throw this.opts.cache.readError(key) ?? newNotFound(this.gr, name);
+    return obj;
+  }
+
+  /** Waits until the cache serves reads at `rv` (`''`: the backend's current revision; `'0'`: now). */
+  async waitForResourceVersion(rv: string): Promise<void> {
+    if (rv === '0') return;
+    const current = this.opts.backend.currentRevision();
+    const target = parseResourceVersion(rv) ?? current;
+    if (target > current) throw tooLargeResourceVersion(target, current);
+    await this.opts.feed.waitUntilFresh(target);
+  }
+
+  /** LIST with selectors, pagination and resourceVersion semantics. */
+  async list(namespace: string | undefined, query: Query): Promise<KubeList> {
+    const opts = parseListOptions(query, false);
+    const pred = newPredicate(this.strategy, opts.labelSelector, opts.fieldSelector);
+    const prefix = this.prefixFor(namespace);
+    if (opts.continue !== '') {
+      const token = decodeContinue(opts.continue, prefix);
+      return this.listFromStorage(prefix, pred, opts.limit, token.rv === -1 ? undefined : token.rv, token.startAfter);
+    }
+    const rv = opts.resourceVersion;
+    const exact = opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && opts.limit > 0 && rv !== '' && rv !== '0');
+    if (exact) return this.listFromStorage(prefix, pred, opts.limit, parseResourceVersion(rv));
+    await this.waitForResourceVersion(rv);
+    return this.listFromCache(namespace, prefix, pred, opts.limit);
+  }
+
+  protected newList(items: KubeObject[], rv: number, cont?: string, remaining?: number): KubeList {
+    const metadata: KubeList['metadata'] = { resourceVersion: String(rv) };
+    if (cont !== undefined) metadata.continue = cont;
+    if (remaining !== undefined) metadata.remainingItemCount = remaining;
+    Object.freeze(metadata);
+    Object.freeze(items);
+    return Object.freeze({ kind: this.strategy.info.listKind, apiVersion: this.apiVersion, metadata, items });
+  }
+
+  protected listFromCache(namespace: string | undefined, prefix: string, pred: SelectionPredicate, limit: number): KubeList {
+    const cache = this.opts.cache;
+    const rv = cache.revision;
+    // A single object named by metadata.name needs no scan (upstream's key trigger).
+    const byName = pred.field.exactMatch('metadata.name');
+    if (byName !== undefined && (namespace || !this.strategy.info.namespaced)) {
+      const obj = cache.get(this.prefixFor(namespace) + byName);
+      return this.newList(obj && pred.matches(obj) ? [obj] : [], rv);
+    }
+    const items: KubeObject[] = [];
+    let lastKey = '';
+    let more = false;
+    for (const [key, obj] of cache.entries(prefix)) {
+      if (!pred.matches(obj)) continue;
+      if (limit > 0 && items.length === limit) {
+        more = true;
+        break;
+      }
+      items.push(obj);
+      lastKey = key;
+    }
+    if (!more) return this.newList(items, rv);
+    const remaining = pred.empty ? cache.count(prefix) - items.length : undefined;
+    return this.newList(items, rv, encodeContinue(rv, lastKey, prefix), remaining);
+  }
+
+  protected async listFromStorage(prefix: string, pred: SelectionPredicate, limit: number, revision: number | undefined, startAfter?: string): Promise<KubeList> {
+    const items: KubeObject[] = [];
+    let rev = revision;
+    let after = startAfter;
+    let lastKey = '';
+    for (;;) {
+      let res;
+      try {
+        res = await this.opts.backend.list(prefix, { ...(rev === undefined ? {} : { revision: rev }), ...(limit > 0 ? { limit } : {}), ...(after === undefined ? {} : { startAfter: after }) });
+      } catch (err) {
+        if (err instanceof StorageError && err.code === 'Compacted' && startAfter !== undefined) {
+          const expired = newResourceExpired(CONTINUE_EXPIRED);
+          expired.status.metadata = { continue: encodeContinue(-1, startAfter, prefix) };
+          throw expired;
+        }
+        throw this.storageError(err, '', rev);
+      }
+      rev = res.revision;
+      for (let i = 0; i < res.kvs.length; i++) {
+        const kv = res.kvs[i] as KeyValue;
+        // An unreadable value is left out, as the watch cache leaves it out of lists.
+        const obj = tryDecode(kv);
+        if (!obj || !pred.matches(obj)) continue;
+        items.push(obj);
+        lastKey = kv.key;
+        if (limit > 0 && items.length === limit) {
+          const left = res.kvs.length - 1 - i;
+          if (left === 0 && !res.more) return this.newList(items, rev);
+          const remaining = pred.empty ? left + res.remaining : undefined;
+          return this.newList(items, rev, encodeContinue(rev, lastKey, prefix), remaining);
+        }
+      }
+      if (!res.more || res.kvs.length === 0) return this.newList(items, rev);
+      after = (res.kvs[res.kvs.length - 1] as KeyValue).key;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Watch.
+
+  /**
+   * WATCH. Request errors (bad options or selectors) throw synchronously; errors found while starting
+   * (410 Expired for a resourceVersion older than the watch cache's window or below storage's compacted
+   * revision, 504 for a future one) end the watch through `onClose(err)`. Events are delivered
+   * synchronously from the cache's feed; storage is never watched per request (upstream's cacher
+   * answers 410 too rather than reading etcd's history).
+   */
+  watch(namespace: string | undefined, query: Query, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream {
+    const opts = parseListOptions(query, true);
+    const pred = newPredicate(this.strategy, opts.labelSelector, opts.fieldSelector);
+    const prefix = this.prefixFor(namespace);
+    const filter = (key: string, obj: KubeObject): boolean => key.startsWith(prefix) && pred.matches(obj);
+    let watcher: CacheWatcher | undefined;
+    let stopRequested = false;
+    let closed = false;
+    const closeOnce = (err?: unknown): void => {
+      if (closed) return;
+      closed = true;
+      onClose(err);
+    };
+    const newWatcher = (progress: () => number, detach: () => void): CacheWatcher =>
+      new CacheWatcher({
+        filter,
+        onEvent,
+        onClose: closeOnce,
+        clock: this.opts.clock,
+        kind: this.strategy.info.kind,
+        apiVersion: this.apiVersion,
+        bookmarks: opts.allowWatchBookmarks,
+        progress,
+        ...(opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0 ? { timeoutMs: opts.timeoutSeconds * 1000 } : {}),
+        detach,
+      });
+
+    const start = async (): Promise<void> => {
+      const cache = this.opts.cache;
+      const rv = opts.resourceVersion;
+      const initial = opts.sendInitialEvents ?? (rv === '' || rv === '0');
+      if (initial || rv === '' || rv === '0') {
+        await this.waitForResourceVersion(rv);
+        if (stopRequested) return closeOnce();
+        const w = newWatcher(() => cache.revision, () => cache.removeWatcher(w));
+        watcher = w;
+        if (initial) w.sendInitial(cache.entries(prefix));
+        if (opts.sendInitialEvents && opts.allowWatchBookmarks) w.sendBookmark(cache.revision, true);
+        if (!w.isClosed) cache.addWatcher(w);
+        return;
+      }
+      const from = parseResourceVersion(rv) as number;
+      const current = this.opts.backend.currentRevision();
+      if (from > current) throw tooLargeResourceVersion(from, current);
+      await this.opts.feed.waitUntilFresh(from);
+      if (stopRequested) return closeOnce();
+      const buffered = cache.eventsAfter(from);
+      const oldest = Math.max(cache.oldestResumableRevision, this.opts.backend.compactedRevision());
+      if (!buffered || from < oldest) throw tooOldResourceVersion(from, oldest);
+      const w = newWatcher(() => cache.revision, () => cache.removeWatcher(w));
+      watcher = w;
+      for (const ev of buffered) w.offer(ev);
+      if (!w.isClosed) cache.addWatcher(w);
+    };
+    start().catch((err: unknown) => {
+      if (watcher) watcher.close(err);
+      else closeOnce(err);
+    });
+    return {
+      stop: () => {
+        stopRequested = true;
+        if (watcher) watcher.close();
+      },
+    };
+  }
+}

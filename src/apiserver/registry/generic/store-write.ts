@@ -1,0 +1,401 @@
+/**
+ * The generic store's writes (store.go `Create`, `Update`; the patch handler's apply-then-update):
+ * decoding in the request's version, defaulting, admission, the strategy's preparation and validation,
+ * and the compare-and-swap through {@link StoreCore.guaranteedUpdate}.
+ */
+import type { KubeObject } from '../../../api/index.js';
+import type { PatchType } from '../../../api/request.js';
+import { deepFreeze } from '../../../machinery/meta/index.js';
+import { StatusError, field, isAlreadyExists, newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, type FieldError } from '../../../machinery/errors/index.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery/validation/index.js';
+import type { KeyValue } from '../../../storage/interface.js';
+import { StorageError } from '../../../storage/interface.js';
+import { formatTime } from '../../../util/clock/index.js';
+import { randomString } from '../../../util/random/index.js';
+import { apiVersionOf, decodeBody, decodeTyped, pruneUnknown, unknownFieldMessage } from './decode.js';
+import { maxDepthError } from '../../../machinery/serializer/index.js';
+import { clone, encodeForStorage, metaOf } from './objects.js';
+import { parseDryRun, parseFieldValidation, type FieldValidation } from './options.js';
+import { applyPatch, checkPatchType } from './patch.js';
+import { rootTypeName } from '../../../api/schema/index.js';
+import { MAX_NAME_GENERATION_ATTEMPTS, tryDecode, keepAllButStatus, type Query, type UpdateMode, type StoreView, type WriteResult, type Preconditions } from './store-core.js';
+import { ReadStore } from './store-read.js';
+
+/** Writes on top of {@link ReadStore}. */
+export abstract class WriteStore extends ReadStore {
+  // ---------------------------------------------------------------------------------------------
+  // Create.
+
+  /**
+   * POST: decode (unknown fields per fieldValidation), defaults, admission, then up to 8 attempts
+   * with freshly generated names when `generateName` is used (store.go `createWithGenerateNameRetry`).
+   */
+  async create(namespace: string | undefined, body: unknown, query: Query, warnings: string[], view?: StoreView): Promise<KubeObject> {
+    const validation = parseFieldValidation(query, 'CreateOptions');
+    const dryRun = parseDryRun(query, 'CreateOptions');
+    const obj = this.decodeIn(view, body, validation, warnings);
+    this.strategy.defaults(obj);
+    const meta = metaOf(obj);
+    if (this.strategy.info.namespaced && this.opts.admitCreate) {
+      await this.opts.admitCreate(namespace ?? '', meta.name ?? meta.generateName ?? '', this.gr);
+    }
+    this.extension.mutateCreate?.(obj);
+    const generate = !meta.name && !!meta.generateName;
+    const attempts = generate ? MAX_NAME_GENERATION_ATTEMPTS : 1;
+    for (let i = 1; ; i++) {
+      try {
+        return await this.createOnce(namespace, generate ? clone(obj) : obj, dryRun);
+      } catch (err) {
+        if (i >= attempts || !isAlreadyExists(err)) throw err;
+      }
+    }
+  }
+
+  protected async createOnce(namespace: string | undefined, obj: KubeObject, dryRun: boolean): Promise<KubeObject> {
+    const meta = metaOf(obj);
+    this.fillSystemFields(obj);
+    const generated = !meta.name && !!meta.generateName;
+    if (generated) meta.name = (meta.generateName as string) + randomString(this.opts.rand, 5);
+    const { beginCreate } = this.extension;
+    if (!beginCreate) return this.createChecked(namespace, obj, dryRun, generated);
+    await this.cacheCaughtUp();
+    const finish = beginCreate(obj, dryRun);
+    try {
+      const created = await this.createChecked(namespace, obj, dryRun, generated);
+      finish(true);
+      return created;
+    } catch (err) {
+      finish(false);
+      throw err;
+    }
+  }
+
+  /**
+   * Waits until the cache holds every write committed so far, so that begin hooks that derive their
+   * state from the cache (service allocation) see completed deletes and creates.
+   */
+  protected cacheCaughtUp(): Promise<void> {
+    return this.opts.feed.waitUntilFresh(this.opts.backend.currentRevision());
+  }
+
+  /** The rest of {@link createOnce}: BeforeCreate, then the write. */
+  protected async createChecked(namespace: string | undefined, obj: KubeObject, dryRun: boolean, generated: boolean): Promise<KubeObject> {
+    const meta = metaOf(obj);
+    this.beforeCreate(obj, namespace);
+    // storage.ErrResourceVersionSetOnCreate is not a Status, so upstream leaks it as a 500; a client
+    // mistake is a 400 here (ADR 5).
+    if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
+    const name = meta.name as string;
+    const key = this.keyFor(meta.namespace, name);
+    if (dryRun) {
+      if (await this.opts.backend.get(key)) throw newAlreadyExists(this.gr, name);
+      return deepFreeze(obj);
+    }
+    let kv: KeyValue;
+    try {
+      kv = await this.opts.backend.create(key, encodeForStorage(obj));
+    } catch (err) {
+      if (!(err instanceof StorageError && err.code === 'KeyExists')) throw this.storageError(err, name);
+      throw await this.alreadyExists(key, name, generated);
+    }
+    meta.resourceVersion = String(kv.modRevision);
+    return deepFreeze(obj);
+  }
+
+  /** AlreadyExists as store.create words it: a generateName conflict (NewGenerateNameConflict), or `object is being deleted: …`. */
+  protected async alreadyExists(key: string, name: string, generated: boolean): Promise<StatusError> {
+    const status = newAlreadyExists(this.gr, name).status;
+    if (generated) {
+      status.message = `${status.message ?? ''}, the server was not able to generate a unique name for the object`;
+      status.details = { ...status.details, retryAfterSeconds: 1 };
+    }
+    const existing = await this.opts.backend.get(key);
+    if (existing && tryDecode(existing)?.metadata?.deletionTimestamp) status.message = `object is being deleted: ${status.message ?? ''}`;
+    return new StatusError(status);
+  }
+
+  /** `rest.FillObjectMetaSystemFields`: a new uid and creationTimestamp. */
+  protected fillSystemFields(obj: KubeObject): void {
+    const meta = metaOf(obj);
+    meta.uid = this.opts.rand.uuid();
+    meta.creationTimestamp = formatTime(this.opts.clock.now());
+  }
+
+  /** The object's namespace from the URL, or 400 when the body names another (EnsureObjectNamespaceMatchesRequestNamespace). */
+  protected ensureNamespace(obj: KubeObject, namespace: string | undefined): void {
+    const meta = metaOf(obj);
+    if (!this.strategy.info.namespaced) {
+      delete meta.namespace;
+      return;
+    }
+    const requested = namespace ?? '';
+    if (!meta.namespace) meta.namespace = requested;
+    else if (meta.namespace !== requested) {
+      throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+  }
+
+  /** `rest.BeforeCreate`: namespace, no deletion fields, PrepareForCreate, then metadata + kind validation (422). */
+  protected beforeCreate(obj: KubeObject, namespace: string | undefined): void {
+    this.ensureNamespace(obj, namespace);
+    const meta = metaOf(obj);
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    this.strategy.prepareForCreate(obj, this.opts.clock.now());
+    const errs = [...validateObjectMeta(meta, { namespaced: this.strategy.info.namespaced }, 'metadata'), ...this.strategy.validate(obj)];
+    if (errs.length > 0) throw newInvalid({ group: this.strategy.info.group, kind: this.strategy.info.kind }, meta.name ?? '', errs);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Update and patch.
+
+  /** PUT of the main resource, `/status` or `/finalize`. */
+  async update(
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    query: Query,
+    warnings: string[],
+    mode: UpdateMode = 'main',
+    view?: StoreView,
+  ): Promise<WriteResult> {
+    const validation = parseFieldValidation(query, 'UpdateOptions');
+    const dryRun = parseDryRun(query, 'UpdateOptions');
+    const obj = this.decodeIn(view, body, validation, warnings);
+    this.strategy.defaults(obj);
+    this.checkName(obj, namespace, name);
+    const uid = obj.metadata?.uid;
+    return this.updateObject(namespace, name, mode, dryRun, false, () => clone(obj), uid ? { uid } : undefined);
+  }
+
+  /**
+   * PATCH of the main resource or `/status`: the patch is applied to the current object on every
+   * attempt, so a patch without resourceVersion retries on conflicts, while a resourceVersion in the
+   * patch is a precondition (409).
+   */
+  async patch(
+    namespace: string | undefined,
+    name: string,
+    patchType: PatchType | undefined,
+    patch: unknown,
+    query: Query,
+    warnings: string[],
+    mode: UpdateMode = 'main',
+    view?: StoreView,
+  ): Promise<WriteResult> {
+    checkPatchType(patchType);
+    const validation = parseFieldValidation(query, 'PatchOptions');
+    const dryRun = parseDryRun(query, 'PatchOptions');
+    // The patch applies to the object in the request's version (its field paths are that version's).
+    const info = view?.info ?? this.strategy.info;
+    const root = rootTypeName(info.group, info.version, info.kind);
+    return this.updateObject(namespace, name, mode, dryRun, false, (existing) => {
+      if (!existing) throw newNotFound(this.gr, name);
+      const current = view ? this.fromStorage(existing, view) : existing;
+      const result = this.patchedObject(current, patchType, patch, root, validation, warnings, info);
+      const patched = view ? this.toStorage(result, view) : result;
+      this.strategy.defaults(patched);
+      this.checkName(patched, namespace, name);
+      return patched;
+    });
+  }
+
+  /**
+   * A request body decoded in `view`'s version (unknown fields and types checked against it) and
+   * converted to the stored version, or decoded in the stored version when there is no view.
+   * @throws StatusError 400 as {@link decodeBody}
+   */
+  protected decodeIn(view: StoreView | undefined, body: unknown, validation: FieldValidation, warnings: string[]): KubeObject {
+    if (!view) return decodeBody(this.strategy, body, validation, warnings);
+    return this.toStorage(decodeBody(this.strategy, body, validation, warnings, view.info), view);
+  }
+
+  /**
+   * `obj` (a private copy in `view`'s version) converted to the stored version, apiVersion and kind
+   * set. The result is decoded as the stored type again: what a conversion builds from free-form
+   * data (annotations) must not reach storage with a value of the wrong type or an unknown field.
+   * @throws StatusError 400 for a conversion result that is not a valid stored object
+   */
+  protected toStorage(obj: KubeObject, view: StoreView): KubeObject {
+    const out = view.conversion.toStorage(obj);
+    out.apiVersion = this.apiVersion;
+    const { group, version, kind } = this.strategy.info;
+    out.kind = kind;
+    const typeError = decodeTyped(out, group, version, kind);
+    if (typeError) throw newBadRequest(`${view.info.kind} in version ${JSON.stringify(view.info.version)} cannot be handled as a ${kind}: ${typeError}`);
+    // Unknown fields there are dropped, as Go's json.Unmarshal into the typed struct drops them.
+    pruneUnknown(out, group, version, kind);
+    return out;
+  }
+
+  /**
+   * A stored object as `view`'s version shows it: a new object with that version's apiVersion and
+   * kind (the conversion gets a private copy).
+   */
+  fromStorage(obj: KubeObject, view: StoreView): KubeObject {
+    const out = view.conversion.fromStorage(clone(obj));
+    out.apiVersion = apiVersionOf(view.info);
+    out.kind = view.info.kind;
+    return out;
+  }
+
+  /**
+   * Applies a patch to a copy of `current` and drops unknown fields; strict validation failures are
+   * 422 Invalid on field `patch` as upstream's patcher reports them.
+   */
+  patchedObject(
+    current: KubeObject,
+    patchType: PatchType | undefined,
+    patch: unknown,
+    root: string | undefined,
+    validation: FieldValidation,
+    warnings: string[],
+    info: { group: string; version: string; kind: string },
+  ): KubeObject {
+    checkPatchType(patchType);
+    const result = applyPatch(clone(current), patchType, patch, root);
+    if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+      throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(result), `cannot restore struct from: ${Array.isArray(result) ? 'slice' : typeof result}`)]);
+    }
+    const obj = result as KubeObject;
+    // Nesting a deep patch under a deep object can exceed the limit: the result is not decodable.
+    const depthError = maxDepthError(obj);
+    if (depthError) throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', '', depthError)]);
+    // A patch that leaves a value of the wrong type fails decoding: 422 on field `patch` (patch.go).
+    const typeError = decodeTyped(obj, info.group, info.version, info.kind);
+    if (typeError) throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(obj), typeError)]);
+    const unknown = pruneUnknown(obj, info.group, info.version, info.kind);
+    if (unknown.length > 0 && validation === 'Strict') {
+      throw newInvalid({ group: '', kind: '' }, '', [
+        field.invalid('patch', JSON.stringify(obj), `strict decoding error: ${unknown.map(unknownFieldMessage).join(', ')}`),
+      ]);
+    }
+    if (validation === 'Warn') for (const p of unknown) warnings.push(unknownFieldMessage(p));
+    obj.apiVersion = apiVersionOf(info);
+    obj.kind = info.kind;
+    return obj;
+  }
+
+  /** `checkName`: the body's name must be the URL's, and its namespace (if any) the URL's. */
+  checkName(obj: KubeObject, namespace: string | undefined, name: string): void {
+    const meta = obj.metadata ?? {};
+    if (meta.name !== name) {
+      throw newBadRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`);
+    }
+    if (namespace && meta.namespace && meta.namespace !== namespace) {
+      throw newBadRequest(`the namespace of the object (${meta.namespace}) does not match the namespace on the URL (${namespace})`);
+    }
+  }
+
+  /**
+   * `Store.Update`: runs `updatedObject` on the current state inside {@link guaranteedUpdate}, with
+   * create-on-update, the resourceVersion precondition, `BeforeUpdate` and delete-on-update (an
+   * update that empties the finalizers of an object being deleted removes it).
+   */
+  async updateObject(
+    namespace: string | undefined,
+    name: string,
+    mode: UpdateMode,
+    dryRun: boolean,
+    forceAllowCreate: boolean,
+    updatedObject: (existing: KubeObject | undefined) => KubeObject,
+    preconditions?: Preconditions,
+  ): Promise<WriteResult> {
+    const key = this.keyFor(namespace, name);
+    const allowCreate = this.strategy.allowCreateOnUpdate || forceAllowCreate;
+    let created = false;
+    // The begin hook of the latest attempt (guaranteedUpdate may retry); earlier ones are released.
+    let finish: ((success: boolean) => void) | undefined;
+    const { beginCreate, beginUpdate } = this.extension;
+    if (beginUpdate || beginCreate) await this.cacheCaughtUp();
+    const begin = (obj: KubeObject, existing: KubeObject | undefined): void => {
+      finish?.(false);
+      finish = mode !== 'main' ? undefined : existing ? beginUpdate?.(obj, existing, dryRun) : beginCreate?.(obj, dryRun);
+    };
+    let result: KubeObject;
+    try {
+      result = await this.guaranteedUpdate(key, name, { dryRun, ignoreNotFound: allowCreate, ...(preconditions ? { preconditions } : {}) }, (existing) => {
+        if (!existing && !allowCreate) throw newNotFound(this.gr, name);
+        const obj = updatedObject(existing);
+        const meta = metaOf(obj);
+        begin(obj, existing);
+        if (!existing) {
+          created = true;
+          this.fillSystemFields(obj);
+          this.beforeCreate(obj, namespace);
+          delete meta.resourceVersion;
+          return { action: 'write', obj };
+        }
+        created = false;
+        const existingRV = existing.metadata?.resourceVersion ?? '';
+        const newRV = meta.resourceVersion ?? '';
+        if (newRV === '') {
+          if (!this.strategy.allowUnconditionalUpdate) {
+            // Upstream reports this with the resource in the Kind slot (store.go: the Invalid error has no Resource field).
+            throw newInvalid({ group: this.gr.group, kind: this.gr.resource }, name, [
+              field.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+            ]);
+          }
+          meta.resourceVersion = existingRV;
+        } else if (newRV !== existingRV) {
+          throw newConflict(this.gr, name);
+        }
+        this.beforeUpdate(obj, existing, mode, namespace);
+        if (this.shouldDeleteDuringUpdate(obj, existing)) return { action: 'delete', respond: obj };
+        return { action: 'write', obj };
+      });
+    } catch (err) {
+      finish?.(false);
+      throw err;
+    }
+    finish?.(true);
+    return { obj: result, created };
+  }
+
+  /** `rest.BeforeUpdate` with the update strategy of `mode`. */
+  protected beforeUpdate(obj: KubeObject, existing: KubeObject, mode: UpdateMode, namespace: string | undefined): void {
+    const meta = metaOf(obj);
+    if (this.strategy.info.namespaced) {
+      if (!meta.namespace) meta.namespace = namespace ?? '';
+      else if (meta.namespace !== (namespace ?? '')) {
+        throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+    } else delete meta.namespace;
+    // Strategy hooks get private copies (strategy.ts contract); `existing` is the shared frozen object.
+    const old = clone(existing);
+    const oldMeta = metaOf(old);
+    if (oldMeta.generation === undefined) delete meta.generation;
+    else meta.generation = oldMeta.generation;
+    if (mode === 'main') this.strategy.prepareForUpdate(obj, old);
+    else if (mode === 'status') {
+      if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old);
+      else keepAllButStatus(obj, old);
+    } else mode.prepareForUpdate(obj, old);
+    if (!meta.uid) meta.uid = oldMeta.uid ?? '';
+    if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
+    if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+    if (oldMeta.deletionGracePeriodSeconds != null && meta.deletionGracePeriodSeconds == null) {
+      meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    }
+    const errs: FieldError[] = [
+      ...validateObjectMeta(meta, { namespaced: this.strategy.info.namespaced }, 'metadata'),
+      ...validateObjectMetaUpdate(meta, oldMeta, 'metadata'),
+    ];
+    if (mode === 'main') errs.push(...this.strategy.validateUpdate(obj, old));
+    else if (mode === 'status') errs.push(...(this.strategy.validateStatusUpdate?.(obj, old) ?? []));
+    else errs.push(...mode.validateUpdate(obj, old));
+    if (errs.length > 0) throw newInvalid({ group: this.strategy.info.group, kind: this.strategy.info.kind }, meta.name ?? '', errs);
+  }
+
+  /**
+   * `ShouldDeleteDuringUpdate`: no finalizers left, a delete was requested, and no grace period runs
+   * and whatever the kind adds ({@link StorageExtension.shouldDeleteDuringUpdate}).
+   */
+  protected shouldDeleteDuringUpdate(obj: KubeObject, existing: KubeObject): boolean {
+    if ((obj.metadata?.finalizers ?? []).length > 0) return false;
+    const old = existing.metadata ?? {};
+    if (!old.deletionTimestamp) return false;
+    if ((old.deletionGracePeriodSeconds ?? 0) !== 0) return false;
+    return this.extension.shouldDeleteDuringUpdate?.(obj) ?? true;
+  }
+}
