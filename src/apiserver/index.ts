@@ -70,6 +70,8 @@ export const COMPACTION_MIN_RETAIN = 1000;
 export class ApiServer {
   /** The store of each stored group/resource. */
   private readonly stores = new Map<string, Store>();
+  /** The admission plugins the served kinds impose (NamespaceLifecycle), in discovery order. */
+  private admissionPlugins: AdmissionPlugin[] = [];
   /** What serves each group/resource/version: a store, and a view when it is not the stored version. */
   private readonly routes = new Map<string, Route>();
   /** The served resources in discovery order; replaced (never mutated) when one is added or removed. */
@@ -102,11 +104,12 @@ export class ApiServer {
       rand: this.rand,
       admitCreate: (ns, name, gr) => this.admitCreate(ns, name, gr),
       admitDelete: (name, gr) => {
-        for (const plugin of this.admission()) plugin.admitDelete(name, gr);
+        for (const plugin of this.admissionPlugins) plugin.admitDelete(name, gr);
       },
     });
     this.stores.set(storeKey(strategy.info), store);
     this.routes.set(routeKey(strategy.info), { store, info: strategy.info });
+    this.refreshAdmission();
     return store;
   }
 
@@ -118,14 +121,14 @@ export class ApiServer {
   }
 
   /** The admission plugins the served kinds impose, in discovery order. */
-  private admission(): AdmissionPlugin[] {
-    const plugins: AdmissionPlugin[] = [];
-    for (const store of this.stores.values()) if (store.extension.admission) plugins.push(store.extension.admission);
-    return plugins;
+  /** Collects the admission plugins of the served stores again (after a store is added or removed). */
+  private refreshAdmission(): void {
+    this.admissionPlugins = [];
+    for (const store of this.stores.values()) if (store.extension.admission) this.admissionPlugins.push(store.extension.admission);
   }
 
   private async admitCreate(namespace: string, name: string, gr: GroupResource): Promise<void> {
-    for (const plugin of this.admission()) await plugin.admitCreate(namespace, name, gr);
+    for (const plugin of this.admissionPlugins) await plugin.admitCreate(namespace, name, gr);
   }
 
   /**
@@ -197,6 +200,7 @@ export class ApiServer {
     this.strategies = this.strategies.filter((s) => !gone.has(s.info));
     if (store) {
       this.stores.delete(storeKey({ group, resource }));
+      this.refreshAdmission();
       if (![...this.stores.values()].some((s) => s.prefix === store.prefix)) this.feed.removeCache(store.prefix);
     }
     return true;
