@@ -61,6 +61,7 @@ export type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js
 export type { HorizontalPodAutoscaler as HorizontalPodAutoscalerV1 } from 'kubernetes-types/autoscaling/v1.js';
 export type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';
 export type { Lease } from 'kubernetes-types/coordination/v1.js';
+export type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 export type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 export type {
   ObjectMeta,

@@ -103,6 +103,7 @@ export class ApiServer {
       clock: this.clock,
       rand: this.rand,
       admitCreate: (ns, name, gr) => this.admitCreate(ns, name, gr),
+      storeOf: (group, resource) => this.stores.get(storeKey({ group, resource })),
       admitDelete: (name, gr) => {
         for (const plugin of this.admissionPlugins) plugin.admitDelete(name, gr);
       },

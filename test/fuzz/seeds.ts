@@ -28,6 +28,7 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     message: 'a fuzzed event',
     type: 'Normal',
   },
+  'scheduling.k8s.io/priorityclasses': { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', value: 100, description: 'fuzzed' },
   'coordination.k8s.io/leases': { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: { holderIdentity: 'fz', leaseDurationSeconds: 40 } },
   'apps/controllerrevisions': { apiVersion: 'apps/v1', kind: 'ControllerRevision', revision: 1, data: { spec: { a: 1 } } },
   'apps/daemonsets': { apiVersion: 'apps/v1', kind: 'DaemonSet', spec: workloadSpec },

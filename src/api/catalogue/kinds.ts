@@ -25,6 +25,7 @@ import type {
   Node,
   PersistentVolumeClaim,
   Pod,
+  PriorityClass,
   ReplicaSet,
   Secret,
   Service,
@@ -145,6 +146,16 @@ export const PERSISTENT_VOLUME_CLAIMS = kind<PersistentVolumeClaim>()({
   shortNames: ['pvc'],
   subresources: [STATUS],
   client: ['core', 'persistentVolumeClaims'],
+});
+
+export const PRIORITY_CLASSES = kind<PriorityClass>()({
+  group: 'scheduling.k8s.io',
+  kind: 'PriorityClass',
+  resource: 'priorityclasses',
+  namespaced: false,
+  versions: ['v1'],
+  shortNames: ['pc'],
+  client: ['scheduling', 'priorityClasses'],
 });
 
 export const LEASES = kind<Lease>()({
@@ -303,6 +314,7 @@ export const CATALOGUE = [
   EVENTS,
   PERSISTENT_VOLUME_CLAIMS,
   LEASES,
+  PRIORITY_CLASSES,
   CONTROLLER_REVISIONS,
   DAEMON_SETS,
   DEPLOYMENTS,

@@ -1,25 +1,27 @@
 /**
  * Mutating admission for new pods, as kube-apiserver's default plugins leave every real pod:
  *
- * - Priority (plugin/pkg/admission/priority/admission.go): a pod without `priorityClassName` gets
- *   `priority: 0` and `preemptionPolicy: PreemptLowerPriority` (no global default PriorityClass exists);
- *   one naming a class gets that class's value, and an unknown class is refused with 403
- *   `no PriorityClass with name x was found`. PriorityClasses are not served yet, so the known classes
- *   are the two the API server bootstraps: system-cluster-critical and system-node-critical.
+ * - Priority (plugin/pkg/admission/priority/admission.go): a pod without `priorityClassName` gets the
+ *   global-default PriorityClass (the smallest value among those marked `globalDefault`; its name is
+ *   set on the pod) or, without one, `priority: 0` and `preemptionPolicy: PreemptLowerPriority`; one
+ *   naming a class gets that class's value and preemption policy, and an unknown class is refused
+ *   with 403 `no PriorityClass with name x was found`.
  * - DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds/admission.go): pods that do
  *   not already tolerate the NoExecute taints `node.kubernetes.io/not-ready` and
  *   `node.kubernetes.io/unreachable` get tolerations for them with `tolerationSeconds: 300`.
  *
  * Both run on create only, after defaulting and before validation.
  */
-import type { KubeObject, Pod, Toleration } from '../../api/index.js';
+import type { KubeObject, Pod, PriorityClass, Toleration } from '../../api/index.js';
 import { newForbidden } from '../../machinery/errors/index.js';
 
-/** The PriorityClasses kube-apiserver creates at start-up (pkg/apis/scheduling/types.go). */
-export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
-  'system-cluster-critical': 2000000000,
-  'system-node-critical': 2000001000,
-};
+/** What the Priority plugin reads of the PriorityClasses (upstream: its informer's lister). */
+export interface PriorityClassLookup {
+  /** The class named `name`, or undefined. */
+  get(name: string): PriorityClass | undefined;
+  /** Every class (the global default is searched among them). */
+  list(): Iterable<PriorityClass>;
+}
 
 /** `scheduling.DefaultPriorityWhenNoDefaultClassExists`. */
 export const DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS = 0;
@@ -33,26 +35,36 @@ const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
 type MutablePod = { -readonly [K in keyof Pod]: Pod[K] } & KubeObject;
 
 /**
- * Applies the Priority and DefaultTolerationSeconds plugins to a new pod, in place. Throws 403
- * Forbidden for an unknown `priorityClassName`.
+ * Applies the Priority and DefaultTolerationSeconds plugins to a new pod, in place, with the
+ * PriorityClasses `classes` holds. Throws 403 Forbidden for an unknown `priorityClassName`.
  */
-export function admitPodCreate(obj: KubeObject | Pod): void {
+export function admitPodCreate(obj: KubeObject | Pod, classes: PriorityClassLookup): void {
   const pod = obj as MutablePod;
   const spec = (pod.spec ??= { containers: [] });
-  admitPriority(pod, spec);
+  admitPriority(pod, spec, classes);
   admitDefaultTolerationSeconds(spec);
 }
 
-function admitPriority(pod: MutablePod, spec: NonNullable<MutablePod['spec']>): void {
+/** `getDefaultPriorityClass`: the global-default class with the smallest value, or undefined. */
+function globalDefault(classes: PriorityClassLookup): PriorityClass | undefined {
+  let found: PriorityClass | undefined;
+  for (const pc of classes.list()) if (pc.globalDefault && (!found || pc.value < found.value)) found = pc;
+  return found;
+}
+
+function admitPriority(pod: MutablePod, spec: NonNullable<MutablePod['spec']>, classes: PriorityClassLookup): void {
   const mutable = spec as { priority?: number; preemptionPolicy?: string; priorityClassName?: string };
   let priority = DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS;
+  let preemptionPolicy = 'PreemptLowerPriority';
   const className = mutable.priorityClassName;
-  if (className) {
-    const value = SYSTEM_PRIORITY_CLASSES[className];
-    if (value === undefined) {
-      throw newForbidden({ group: '', resource: 'pods' }, pod.metadata?.name ?? '', `no PriorityClass with name ${className} was found`);
-    }
-    priority = value;
+  const pc = className ? classes.get(className) : globalDefault(classes);
+  if (className && !pc) {
+    throw newForbidden({ group: '', resource: 'pods' }, pod.metadata?.name ?? '', `no PriorityClass with name ${className} was found`);
+  }
+  if (pc) {
+    priority = pc.value;
+    preemptionPolicy = pc.preemptionPolicy ?? preemptionPolicy;
+    mutable.priorityClassName = pc.metadata?.name ?? '';
   }
   // A pod may carry a priority only if it equals its class's (the plugin's "the integer value of
   // priority must not be provided in pod spec; priority admission controller computed …" rule).
@@ -64,7 +76,7 @@ function admitPriority(pod: MutablePod, spec: NonNullable<MutablePod['spec']>): 
     );
   }
   mutable.priority = priority;
-  mutable.preemptionPolicy ??= 'PreemptLowerPriority';
+  mutable.preemptionPolicy ??= preemptionPolicy;
 }
 
 function admitDefaultTolerationSeconds(spec: NonNullable<MutablePod['spec']>): void {

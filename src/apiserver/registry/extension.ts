@@ -26,6 +26,11 @@ export interface StorageContext {
   backend: Backend;
   clock: Clock;
   rand: Rand;
+  /**
+   * The store of another served kind by group and resource, or undefined when it is not served (the
+   * Priority admission of pods reads PriorityClasses). Call it when a request runs, not in `storage()`.
+   */
+  storeOf: (group: string, resource: string) => Store | undefined;
 }
 
 /** One subresource request, as the server routed it (name and verb already checked against discovery). */

@@ -16,6 +16,7 @@ import { type Rand } from '../../../util/random/index.js';
 import type { CacheFeed } from '../../watchcache/cache-feed.js';
 import { decodeObject, type WatchCache } from '../../watchcache/watch-cache.js';
 import type { ResourceInfo, ResourceStrategy, VersionConversion } from '../strategy.js';
+import type { Store } from './store.js';
 import type { StorageExtension, UpdateStrategy } from '../extension.js';
 import { apiVersionOf } from './decode.js';
 import { encodeForStorage, equalIgnoringResourceVersion, metaOf } from './objects.js';
@@ -64,6 +65,8 @@ export interface StoreOptions {
    * `namespace` does not exist or is terminating. `name` is the object's name for the error.
    */
   admitCreate?: (namespace: string, name: string, gr: GroupResource) => Promise<void>;
+  /** The store of another served resource (see {@link StorageContext.storeOf}). */
+  storeOf?: (group: string, resource: string) => Store | undefined;
   /** Admission before a delete (NamespaceLifecycle's immortal namespaces). */
   admitDelete?: (name: string, gr: GroupResource) => void;
 }
@@ -158,6 +161,11 @@ export abstract class StoreCore {
     return this.strategy.info.namespaced && namespace ? `${this.prefix}${namespace}/` : this.prefix;
   }
 
+
+  /** Every cached object of the resource, without waiting for freshness (admission lookups over a kind). */
+  cachedObjects(): KubeObject[] {
+    return Array.from(this.opts.cache.entries(this.prefix), ([, obj]) => obj);
+  }
 
   /** The cached object, without waiting for freshness (admission lookups). */
   cached(namespace: string | undefined, name: string): KubeObject | undefined {

@@ -38,7 +38,8 @@ export class Store extends WriteStore {
 
   constructor(opts: StoreOptions) {
     super(opts);
-    this.extension = opts.strategy.storage?.({ store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand }) ?? {};
+    const storeOf = opts.storeOf ?? (() => undefined);
+    this.extension = opts.strategy.storage?.({ store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand, storeOf }) ?? {};
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ test('served strategies in discovery order', () => {
       'core/v1/secrets',
       'core/v1/serviceaccounts',
       'core/v1/events',
+      'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
       'apps/v1/controllerrevisions',
       'apps/v1/daemonsets',
@@ -31,7 +32,7 @@ test('served strategies in discovery order', () => {
   );
   assert.deepEqual(
     servedStrategies.map((s) => s.info.shortNames.join(',')),
-    ['ns', 'no', 'po', 'svc', 'ep', 'cm', '', 'sa', 'ev', '', '', 'ds', 'deploy', 'rs', 'ev', '', '', 'hpa', 'hpa', ''],
+    ['ns', 'no', 'po', 'svc', 'ep', 'cm', '', 'sa', 'ev', 'pc', '', '', 'ds', 'deploy', 'rs', 'ev', '', '', 'hpa', 'hpa', ''],
   );
   assert.deepEqual(servedStrategies.filter((s) => s.info.categories.includes('all')).map((s) => s.info.resource), ['pods', 'services', 'daemonsets', 'deployments', 'replicasets', 'horizontalpodautoscalers', 'horizontalpodautoscalers']);
   assert.deepEqual(servedStrategies.filter((s) => s.scale).map((s) => s.info.resource), ['deployments', 'replicasets']);

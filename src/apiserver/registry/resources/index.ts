@@ -17,6 +17,7 @@ import { leaseStrategy } from './leases.js';
 import { namespaceStrategy } from './namespaces.js';
 import { nodeStrategy } from './nodes.js';
 import { podStrategy } from './pods.js';
+import { priorityClassStrategy } from './priorityclasses.js';
 import { replicaSetStrategy } from './replicasets.js';
 import { configMapStrategy } from './configmaps.js';
 import { endpointsStrategy } from './endpoints.js';
@@ -29,7 +30,7 @@ export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewS
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
-export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy };
+export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -51,6 +52,7 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(secretStrategy),
   erase(serviceAccountStrategy),
   erase(eventStrategy),
+  erase(priorityClassStrategy),
   erase(leaseStrategy),
   erase(controllerRevisionStrategy),
   erase(daemonSetStrategy),

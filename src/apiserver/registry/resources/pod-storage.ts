@@ -6,7 +6,10 @@ import type { KubeObject } from '../../../api/index.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
 import { field, fieldErrorString, newBadRequest, newConflict, type FieldError } from '../../../machinery/errors/index.js';
 import { formatTime, type Clock } from '../../../util/clock/index.js';
-import { admitPodCreate } from '../../admission/pod-admission.js';
+import { PRIORITY_CLASSES } from '../../../api/catalogue/index.js';
+import type { PriorityClass } from '../../../api/index.js';
+import { admitPodCreate, type PriorityClassLookup } from '../../admission/pod-admission.js';
+import { SYSTEM_PRIORITY_CLASSES } from './priorityclasses.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import { clone, metaOf } from '../generic/objects.js';
 import { parseDryRun } from '../generic/options.js';
@@ -14,10 +17,20 @@ import type { Store } from '../generic/store.js';
 
 type Query = Record<string, string>;
 
+/**
+ * The PriorityClasses the Priority plugin sees: the served ones (the watch cache), or the two system
+ * classes when PriorityClasses are not served (servers built with a subset of the kinds).
+ */
+function priorityClasses(storeOf: StorageContext['storeOf']): PriorityClassLookup {
+  const served = storeOf(PRIORITY_CLASSES.group, PRIORITY_CLASSES.resource);
+  if (!served) return { get: (name) => SYSTEM_PRIORITY_CLASSES.find((pc) => pc.metadata?.name === name), list: () => SYSTEM_PRIORITY_CLASSES };
+  return { get: (name) => served.cached(undefined, name) as unknown as PriorityClass | undefined, list: () => served.cachedObjects() as unknown as PriorityClass[] };
+}
+
 /** The storage extension of pods: admission of new pods, `/binding` and `/eviction` (both answer 201). */
-export function podStorage({ store, clock }: StorageContext): StorageExtension {
+export function podStorage({ store, clock, storeOf }: StorageContext): StorageExtension {
   return {
-    mutateCreate: admitPodCreate,
+    mutateCreate: (pod) => admitPodCreate(pod, priorityClasses(storeOf)),
     subresources: {
       binding: { create: async (req) => ({ code: 201, body: await bindPod(store, clock, req.namespace, req.name, req.body, req.query) }) },
       eviction: { create: async (req) => ({ code: 201, body: await evictPod(store, clock, req.namespace, req.name, req.body, req.query) }) },

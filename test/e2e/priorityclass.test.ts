@@ -1,0 +1,40 @@
+/**
+ * PriorityClasses with the real kubectl: the two system classes exist, `kubectl create priorityclass`
+ * works, `kubectl get pc` prints upstream's columns, and a pod naming the class gets its priority.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+
+describe('PriorityClasses with real kubectl', { timeout: 120_000 }, () => {
+  let kp: Kubeplane;
+  before(async () => {
+    kp = await startKubeplane({ nodes: 1 });
+  });
+  after(async () => {
+    await kp.stop();
+    removeDataDir(kp.dataDir);
+  });
+
+  test('system classes, kubectl create priorityclass, get pc, and a pod of the class', async () => {
+    assert.equal(
+      (await kp.kubectlOk(['create', 'priorityclass', 'high', '--value=1000', '--description=important', '--preemption-policy=Never'])).trim(),
+      'priorityclass.scheduling.k8s.io/high created',
+    );
+    const lines = (await kp.kubectlOk(['get', 'pc'])).trim().split('\n');
+    assert.match(lines[0] ?? '', /^NAME\s+VALUE\s+GLOBAL-DEFAULT\s+AGE\s+PREEMPTIONPOLICY$/);
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(/\s+/).filter((c, i) => i !== 3)),
+      [
+        ['high', '1000', 'false', 'Never'],
+        ['system-cluster-critical', '2000000000', 'false', 'PreemptLowerPriority'],
+        ['system-node-critical', '2000001000', 'false', 'PreemptLowerPriority'],
+      ],
+    );
+    await kp.kubectlOk(['run', 'vip', '--image=nginx:1.27', '--overrides={"spec":{"priorityClassName":"high"}}']);
+    assert.equal((await kp.kubectlOk(['get', 'pod', 'vip', '-o', 'jsonpath={.spec.priority} {.spec.preemptionPolicy}'])).trim(), '1000 Never');
+    const refused = await kp.kubectl(['create', 'priorityclass', 'system-mine', '--value=5']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /priority class names with 'system-' prefix are reserved for system use only\. error: system-mine is not a known system priority class/);
+  });
+});
