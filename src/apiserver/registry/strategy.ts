@@ -197,8 +197,9 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
 /**
  * A strategy serving `info` (another version of `base`'s resource, or a resource stored as it) as a
  * view of `base`'s objects: the store of `base` does all the work in the stored version; requests in
- * `info`'s version are converted with `conversion`. The table printer, field selectors and scale
- * are `base`'s, run on the object converted to the stored version.
+ * `info`'s version are converted with `conversion`. The table printer is `base`'s, run on the object
+ * converted to the stored version; field selectors and scale are `base`'s too, evaluated by the store
+ * on stored objects (so a view selects by the stored version's field paths).
  */
 export function versionView(base: ResourceStrategy, info: ResourceInfo, conversion: VersionConversion): ResourceStrategy {
   const stored = (obj: KubeObject): KubeObject => conversion.toStorage(structuredClone(obj));
@@ -207,6 +208,5 @@ export function versionView(base: ResourceStrategy, info: ResourceInfo, conversi
     info,
     view: { storage: { group: base.info.group, resource: base.info.resource }, conversion },
     table: { columns: base.table.columns, row: (obj, now) => base.table.row(stored(obj), now) },
-    fieldSelectors: Object.fromEntries(Object.entries(base.fieldSelectors).map(([path, get]) => [path, (obj: KubeObject) => get(stored(obj))])),
   };
 }
