@@ -37,7 +37,32 @@ export type {
   EndpointAddress,
   EndpointPort,
   PersistentVolumeClaim,
+  PersistentVolume,
+  PodTemplate,
+  ReplicationController,
+  ResourceQuota,
+  LimitRange,
+  ComponentStatus,
 } from 'kubernetes-types/core/v1.js';
+export type { Role, RoleBinding, ClusterRole, ClusterRoleBinding, PolicyRule, Subject, RoleRef, AggregationRule } from 'kubernetes-types/rbac/v1.js';
+export type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+export type { Ingress, IngressClass, NetworkPolicy } from 'kubernetes-types/networking/v1.js';
+// kubernetes-types 1.30 (the newest published) has IPAddress and ServiceCIDR only as v1alpha1; their
+// fields are the same in networking.k8s.io/v1 (k8s.io/api networking/v1 types.go at v0.33.9).
+export type { IPAddress, ServiceCIDR } from 'kubernetes-types/networking/v1alpha1.js';
+export type { StorageClass, CSIDriver, CSINode, CSIStorageCapacity, VolumeAttachment } from 'kubernetes-types/storage/v1.js';
+export type { RuntimeClass } from 'kubernetes-types/node/v1.js';
+export type {
+  MutatingWebhookConfiguration,
+  ValidatingWebhookConfiguration,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+} from 'kubernetes-types/admissionregistration/v1.js';
+export type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+export type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
+export type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
+export type { TokenReview } from 'kubernetes-types/authentication/v1.js';
+export type { SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectRulesReview } from 'kubernetes-types/authorization/v1.js';
 export type { EndpointSlice, Endpoint as DiscoveryEndpoint, EndpointPort as DiscoveryEndpointPort } from 'kubernetes-types/discovery/v1.js';
 export type {
   Deployment,
@@ -97,4 +122,26 @@ export interface KubeList<T = KubeObject> {
   kind?: string;
   metadata: ListMeta;
   items: T[];
+}
+
+/**
+ * apiregistration.k8s.io/v1 APIService (k8s.io/kube-aggregator pkg/apis/apiregistration/v1/types.go),
+ * which kubernetes-types does not carry.
+ */
+export interface APIService {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: {
+    service?: { namespace?: string; name?: string; port?: number };
+    group?: string;
+    version?: string;
+    insecureSkipTLSVerify?: boolean;
+    caBundle?: string;
+    groupPriorityMinimum: number;
+    versionPriority: number;
+  };
+  status?: {
+    conditions?: { type: string; status: string; lastTransitionTime?: string; reason?: string; message?: string }[];
+  };
 }

@@ -127,6 +127,9 @@ export function kind<T>() {
 /** The `status` subresource (get, patch, update), in the resource's own kind. */
 export const STATUS: SubresourceDescriptor = Object.freeze({ name: 'status', kind: 'self', verbs: Object.freeze(['get', 'patch', 'update']) });
 
+/** The `approval` subresource of CertificateSigningRequests (get, patch, update), in the resource's own kind. */
+export const APPROVAL: SubresourceDescriptor = Object.freeze({ name: 'approval', kind: 'self', verbs: Object.freeze(['get', 'patch', 'update']) });
+
 /** The `scale` subresource: an autoscaling/v1 Scale (get, patch, update). */
 export const SCALE: SubresourceDescriptor = Object.freeze({
   name: 'scale',

@@ -7,6 +7,7 @@ import { parseGroupVersion } from './descriptor.js';
 
 export * from './descriptor.js';
 export * from './kinds.js';
+export * from './groups.js';
 
 /** Any row of the catalogue. */
 export type CatalogueRow = (typeof CATALOGUE)[number];

@@ -2,6 +2,7 @@
  * An index of the served resources by group/version/resource, and the groups and versions in
  * discovery order, built from `core.resources()`.
  */
+import { apiServicePriority, CUSTOM_RESOURCE_PRIORITY } from '../../api/catalogue/index.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 import type { ApiServerCore } from './types.js';
 
@@ -40,7 +41,7 @@ export function compareKubeAwareVersions(a: string, b: string): number {
 /** Lookups over one `core.resources()` snapshot. */
 export class ResourceIndex {
   private readonly byKey = new Map<string, ResourceStrategy>();
-  /** Groups in order of first appearance in `resources()` (the core group first when served). */
+  /** Groups in discovery order (see the constructor). */
   readonly groups: GroupEntry[] = [];
 
   constructor(readonly strategies: readonly ResourceStrategy[]) {
@@ -54,14 +55,20 @@ export class ResourceIndex {
       if (!list) versions.set(version, (list = []));
       list.push(s);
     }
-    const names = [...groups.keys()].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : 0));
+    // Upstream's discovery order: core first, then groups by APIService priority (highest first, ties
+    // by name); a group's versions by version priority, then kube-aware; a version's resources by name
+    // (the API installer sorts its paths: k8s.io/apiserver pkg/endpoints/installer.go).
+    const priority = (group: string, version: string) => apiServicePriority(group, version) ?? CUSTOM_RESOURCE_PRIORITY;
+    const groupPriority = (group: string) => Math.max(...[...(groups.get(group)?.keys() ?? [])].map((v) => priority(group, v).group));
+    const names = [...groups.keys()].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : groupPriority(b) - groupPriority(a) || (a < b ? -1 : a > b ? 1 : 0)));
     for (const name of names) {
       const versions = groups.get(name) as Map<string, ResourceStrategy[]>;
+      const byVersion = (a: string, b: string) => priority(name, b).version - priority(name, a).version || compareKubeAwareVersions(a, b);
       this.groups.push({
         name,
-        versions: [...versions.keys()].sort(compareKubeAwareVersions).map((version) => ({
+        versions: [...versions.keys()].sort(byVersion).map((version) => ({
           version,
-          resources: versions.get(version) as ResourceStrategy[],
+          resources: [...(versions.get(version) as ResourceStrategy[])].sort((a, b) => (a.info.resource < b.info.resource ? -1 : a.info.resource > b.info.resource ? 1 : 0)),
         })),
       });
     }
