@@ -4,10 +4,10 @@
  * kubectl's own watches (`rollout status`, `wait`) or by polling an observable outcome; nothing asserts
  * on wall-clock time.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realClock } from '../../src/util/clock/index.js';
 
@@ -32,6 +32,11 @@ export interface Kubeplane {
   kubectl(args: string[], input?: string): Promise<KubectlResult>;
   /** Runs kubectl and fails unless it exits 0; returns stdout. */
   kubectlOk(args: string[], input?: string): Promise<string>;
+  /**
+   * Runs one versioned kubectl (`minor` 27 … 33 runs `kubectl.1.<minor>`, see {@link versionedKubectl})
+   * rather than the dispatcher, which picks one by the server's minor; never throws on a non-zero exit.
+   */
+  kubectlAt(minor: number, args: string[], input?: string): Promise<KubectlResult>;
   /** Starts kubectl with this cluster's kubeconfig and does not wait for it (watches); the caller ends it. */
   spawnKubectl(args: string[]): ChildProcess;
   /** Runs `kubectl … -o json` and parses the output. */
@@ -47,6 +52,16 @@ export interface Kubeplane {
 }
 
 let kubectlChecked = false;
+
+/**
+ * The path of kubectl 1.`minor` (27 … 33): the versioned binaries sit next to the `kubectl` dispatcher's
+ * real file.
+ * @throws Error when kubectl is not on PATH
+ */
+export function versionedKubectl(minor: number): string {
+  const dispatcher = execFileSync('readlink', ['-f', execFileSync('which', ['kubectl']).toString().trim()]).toString().trim();
+  return join(dirname(dispatcher), `kubectl.1.${minor}`);
+}
 
 /** Fails with a clear message when kubectl is not installed. */
 export async function requireKubectl(): Promise<void> {
@@ -86,10 +101,10 @@ export async function startKubeplane(opts: { nodes?: number; dataDir?: string; a
   const kubeconfig = join(dataDir, 'kubeconfig');
 
   const kubectlEnv = { ...process.env, KUBECONFIG: kubeconfig };
-  const kubectl = (args: string[], input?: string): Promise<KubectlResult> =>
+  const run = (binary: string, args: string[], input?: string): Promise<KubectlResult> =>
     new Promise((ok) => {
       const p = execFile(
-        'kubectl',
+        binary,
         ['--cache-dir', cacheDir, ...args],
         { env: kubectlEnv, maxBuffer: 64 * 1024 * 1024 },
         (err, stdout, stderr) => {
@@ -99,6 +114,7 @@ export async function startKubeplane(opts: { nodes?: number; dataDir?: string; a
       );
       if (input !== undefined) p.stdin?.end(input);
     });
+  const kubectl = (args: string[], input?: string): Promise<KubectlResult> => run('kubectl', args, input);
 
   const kubectlOk = async (args: string[], input?: string): Promise<string> => {
     const r = await kubectl(args, input);
@@ -112,6 +128,7 @@ export async function startKubeplane(opts: { nodes?: number; dataDir?: string; a
     output: () => out,
     kubectl,
     kubectlOk,
+    kubectlAt: (minor, args, input) => run(versionedKubectl(minor), args, input),
     spawnKubectl: (args) => spawn('kubectl', ['--cache-dir', cacheDir, ...args], { env: kubectlEnv, stdio: ['ignore', 'pipe', 'pipe'] }),
     kubectlJson: async <T>(args: string[]): Promise<T> => JSON.parse(await kubectlOk([...args, '-o', 'json'])) as T,
     stop: async () => {

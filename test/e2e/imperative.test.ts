@@ -8,8 +8,6 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { startKubeplane, eventually, removeDataDir, type Kubeplane } from './harness.js';
 
 type Json = Record<string, unknown>;
@@ -150,13 +148,8 @@ describe('kubectl create … (protobuf request bodies) with real kubectl', () =>
   });
 
   test('kubectl 1.32 (protobuf too) creates a configmap', async () => {
-    const kubectl132 = join(dirname(execFileSync('readlink', ['-f', execFileSync('which', ['kubectl']).toString().trim()]).toString().trim()), 'kubectl.1.32');
-    const out = await new Promise<string>((ok, fail) =>
-      execFile(kubectl132, ['create', 'configmap', 'from-132', '--from-literal=x=y'], { env: { ...process.env, KUBECONFIG: kp.kubeconfig } }, (err, stdout, stderr) =>
-        err ? fail(new Error(`${err.message}\n${stderr}`)) : ok(stdout),
-      ),
-    );
-    assert.equal(out, 'configmap/from-132 created\n');
+    const out = await kp.kubectlAt(32, ['create', 'configmap', 'from-132', '--from-literal=x=y']);
+    assert.equal(out.stdout, 'configmap/from-132 created\n', out.stderr);
     assert.deepEqual((await kp.kubectlJson<Json>(['get', 'configmap', 'from-132']))['data'], { x: 'y' });
   });
 

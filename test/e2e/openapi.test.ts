@@ -6,10 +6,9 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { eventually, removeDataDir, startKubeplane, type Kubeplane } from './harness.js';
 
 /** What upstream's `kubectl explain deployment.spec.strategy` shows (k8s.io/api apps/v1 types.go comments). */
@@ -61,13 +60,9 @@ describe('kubectl and the OpenAPI documents', () => {
     const v2 = await kp.kubectlOk(['explain', 'deployment.spec.strategy', '--output=plaintext-openapiv2']);
     for (const line of STRATEGY_DOC) assert.ok(v2.includes(line), `v2 output lacks ${JSON.stringify(line)}:\n${v2}`);
     // kubectl 1.27 reads /openapi/v2 (protobuf) to map the resource before its v3 explain.
-    const kubectl127 = join(dirname(execFileSync('readlink', ['-f', execFileSync('which', ['kubectl']).toString().trim()]).toString().trim()), 'kubectl.1.27');
-    const old = await new Promise<string>((ok, fail) =>
-      execFile(kubectl127, ['explain', 'pods.spec.restartPolicy'], { env: { ...process.env, KUBECONFIG: kp.kubeconfig } }, (err, stdout, stderr) =>
-        err ? fail(new Error(`${err.message}\n${stderr}`)) : ok(stdout),
-      ),
-    );
-    assert.match(old, /Restart policy for all containers within the pod/);
+    const old = await kp.kubectlAt(27, ['explain', 'pods.spec.restartPolicy']);
+    assert.equal(old.code, 0, old.stderr);
+    assert.match(old.stdout, /Restart policy for all containers within the pod/);
   });
 
   test('apply twice and edit: strategic merge patches built from the v3 patch metadata', async () => {
