@@ -76,4 +76,28 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     endpoints: [{ addresses: ['10.0.0.1'] }],
     ports: [{ port: 80 }],
   },
+  '/podtemplates': { apiVersion: 'v1', kind: 'PodTemplate', template: { metadata: { labels: { app: 'fz' } }, spec: podSpec } },
+  '/replicationcontrollers': {
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    spec: { replicas: 1, selector: { app: 'fz' }, template: { metadata: { labels: { app: 'fz' } }, spec: podSpec } },
+  },
+  '/resourcequotas': {
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    spec: {
+      hard: { pods: '10', cpu: '1', 'limits.memory': '1Gi' },
+      scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] },
+    },
+  },
+  '/limitranges': {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    spec: {
+      limits: [
+        { type: 'Container', max: { cpu: '2', memory: '1Gi' }, min: { cpu: '100m' }, default: { cpu: '500m' }, maxLimitRequestRatio: { cpu: '10' } },
+        { type: 'PersistentVolumeClaim', max: { storage: '10Gi' } },
+      ],
+    },
+  },
 };

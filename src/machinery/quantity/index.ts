@@ -20,6 +20,8 @@ export interface Quantity {
   value(): number;
   /** Canonical form, as the API server serializes it. */
   toString(): string;
+  /** `Quantity.Cmp`: -1, 0 or 1 as this quantity is less than, equal to or greater than `other`, exactly. */
+  cmp(other: Quantity): -1 | 0 | 1;
 }
 
 const SPLIT_RE_STRING = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
@@ -61,6 +63,15 @@ class QuantityImpl implements Quantity {
 
   milliValue(): number {
     return Number(this.scaled(-3));
+  }
+
+  cmp(other: Quantity): -1 | 0 | 1 {
+    // Every Quantity is a QuantityImpl; another implementation would compare in milli-units.
+    const [m, e] = other instanceof QuantityImpl ? [other.mantissa, other.exp] : [BigInt(other.milliValue()), -3];
+    const exp = Math.min(this.exp, e);
+    const a = this.mantissa * pow10(this.exp - exp);
+    const b = m * pow10(e - exp);
+    return a < b ? -1 : a > b ? 1 : 0;
   }
 
   value(): number {
@@ -154,4 +165,61 @@ export function parseQuantity(s: string | number): Quantity {
   // A binary quantity below one has no binary spelling.
   if (format === 'BinarySI' && mantissa !== 0n && exp < 0 && (mantissa < 0n ? -mantissa : mantissa) < pow10(-exp)) format = 'DecimalSI';
   return new QuantityImpl(mantissa, exp, format);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Go's %#v of a Quantity.
+
+/** `parseQuantityString`'s split: sign, numerator without leading zeros, denominator, suffix. */
+function splitQuantity(str: string): { positive: boolean; num: string; denom: string; suffix: string } | undefined {
+  const m = /^([+-]?)0*([0-9]*)(?:\.([0-9]*))?([eEinumkKMGTP]*(?:[-+]?[0-9]+)?)$/.exec(str);
+  if (!m) return undefined;
+  const [, sign = '', num = '', denom = '', suffix = ''] = m;
+  return { positive: sign !== '-', num: num === '' ? '0' : num, denom, suffix };
+}
+
+/**
+ * What Go's `%#v` prints for the `resource.Quantity` that decoding `raw` gives (upstream field errors
+ * whose bad value is a Quantity print it so, since its `String` method has a pointer receiver):
+ * `resource.Quantity{i:resource.int64Amount{value:2, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"2", Format:"DecimalSI"}`.
+ * `s` holds the input only when `ParseQuantity` found it canonical (`2`, `500m`, `1Gi`; not `1.5`,
+ * `1000m` or `8Gi`). Inputs outside the int64 fast path (many digits, fractional binary values)
+ * hold an `*inf.Dec`, whose address Go prints and which is shown as `(…)` here.
+ */
+export function goSyntaxQuantity(raw: string | number): string {
+  const str = String(raw).trim();
+  const render = (value: bigint, scale: number, s: string, format: QuantityFormat, dec = 'nil'): string =>
+    `resource.Quantity{i:resource.int64Amount{value:${value}, scale:${scale}}, d:resource.infDecAmount{Dec:(*inf.Dec)(${dec})}, s:${JSON.stringify(s)}, Format:${JSON.stringify(format)}}`;
+  if (str === '0') return render(0n, 0, '0', 'DecimalSI');
+  const parts = splitQuantity(str);
+  const unit = parts && interpretSuffix(parts.suffix);
+  if (!parts || !unit) return render(0n, 0, '', 'DecimalSI');
+  const { positive, num, denom } = parts;
+  let scale = 0;
+  let mantissa = 1n;
+  let precision: number;
+  if (unit.base === 10) {
+    scale = unit.exponent;
+    precision = 18 - (num.length + denom.length);
+  } else if (unit.exponent >= 0 && denom.length === 0) {
+    mantissa = 1n << BigInt(unit.exponent);
+    precision = 15 - num.length - Math.trunc((unit.exponent * 3) / 10) - 1;
+  } else precision = -1;
+  // Go shifts the denominator into the scale (binary values with a denominator never get here).
+  scale -= denom.length;
+  if (precision >= 0 && scale >= NANO_EXP) {
+    const shifted = num + denom;
+    const value = BigInt(shifted);
+    const result = value * mantissa;
+    if (result <= 2n ** 63n - 1n) {
+      const signed = positive ? result : -result;
+      const canonical =
+        unit.format === 'BinarySI'
+          ? unit.exponent % 10 === 0 && (value & 7n) !== 0n
+          : scale % 3 === 0 && !shifted.endsWith('000') && !shifted.startsWith('0');
+      return render(signed, scale, canonical ? str : '', unit.format);
+    }
+  }
+  const q = parseQuantity(str);
+  return render(0n, 0, '', q.format, '…');
 }

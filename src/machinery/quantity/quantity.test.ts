@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseQuantity } from './index.js';
+import { goSyntaxQuantity, parseQuantity } from './index.js';
 
 const ERR_FORMAT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
@@ -100,5 +100,43 @@ describe('parseQuantity', () => {
     for (const bad of ['1e', '1m3', '1ki', '1Kii', '--1']) assert.throws(() => parseQuantity(bad), { message: "unable to parse quantity's suffix" }, bad);
     // Upstream quirk: a number part without digits is zero.
     for (const zero of ['Ki', '.', '-']) assert.equal(parseQuantity(zero).toString(), '0', zero);
+  });
+});
+
+describe('Quantity.cmp', () => {
+  test('compares exactly across suffixes and formats', () => {
+    const cases: [string, string, number][] = [
+      ['1', '1000m', 0],
+      ['500m', '1', -1],
+      ['1Gi', '1G', 1],
+      ['1Ki', '1024', 0],
+      ['-1', '0', -1],
+      ['1E', '999999999999999999', 1],
+      ['1n', '0', 1],
+    ];
+    for (const [a, b, want] of cases) assert.equal(parseQuantity(a).cmp(parseQuantity(b)), want, `${a} vs ${b}`);
+  });
+});
+
+describe('goSyntaxQuantity', () => {
+  const go = (value: string, scale: number, s: string, format: string, dec = 'nil'): string =>
+    `resource.Quantity{i:resource.int64Amount{value:${value}, scale:${scale}}, d:resource.infDecAmount{Dec:(*inf.Dec)(${dec})}, s:"${s}", Format:"${format}"}`;
+  test('the int64 fast path, with the input kept when ParseQuantity finds it canonical', () => {
+    // The first three as real API servers print them in field errors (hugepages, HPA targets, a PVC size).
+    assert.equal(goSyntaxQuantity('0'), go('0', 0, '0', 'DecimalSI'));
+    assert.equal(goSyntaxQuantity('8Gi'), go('8589934592', 0, '', 'BinarySI'));
+    assert.equal(goSyntaxQuantity('1Gi'), go('1073741824', 0, '1Gi', 'BinarySI'));
+    assert.equal(goSyntaxQuantity('2'), go('2', 0, '2', 'DecimalSI'));
+    assert.equal(goSyntaxQuantity(2), go('2', 0, '2', 'DecimalSI'));
+    assert.equal(goSyntaxQuantity('500m'), go('500', -3, '500m', 'DecimalSI'));
+    assert.equal(goSyntaxQuantity('1.5'), go('15', -1, '', 'DecimalSI'));
+    assert.equal(goSyntaxQuantity('1000m'), go('1000', -3, '', 'DecimalSI'));
+    assert.equal(goSyntaxQuantity('0.5'), go('5', -1, '', 'DecimalSI'));
+    assert.equal(goSyntaxQuantity('-2'), go('-2', 0, '-2', 'DecimalSI'));
+    assert.equal(goSyntaxQuantity('1e3'), go('1', 3, '1e3', 'DecimalExponent'));
+  });
+  test('the inf.Dec slow path', () => {
+    assert.equal(goSyntaxQuantity('1.5Gi'), go('0', 0, '', 'BinarySI', '…'));
+    assert.equal(goSyntaxQuantity('1234567890123456789'), go('0', 0, '', 'DecimalSI', '…'));
   });
 });

@@ -23,7 +23,7 @@ import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strat
 import { intOrPercentValue, percentValue, validateCollisionCount, validatePositiveIntOrPercent } from './deployments.js';
 import { bumpGenerationIf, labelSelectorString, resetField, semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
 import { defaultPodTemplateSpec, validatePodTemplateSpec } from './pod-template.js';
-import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
+import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, formatLabels, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
 
 type DaemonSetObject = ApiObject<DaemonSet>;
 type IntOrString = number | string;
@@ -149,12 +149,6 @@ export function validateDaemonSetStatusUpdate(ds: DaemonSet, old: DaemonSet): Fi
   if (s.collisionCount !== undefined && s.collisionCount !== null) errs.push(...validateNonnegativeField(s.collisionCount, 'status.collisionCount'));
   errs.push(...validateCollisionCount(s.collisionCount, old.status?.collisionCount));
   return errs;
-}
-
-/** `labels.FormatLabels`: `k=v` pairs sorted by key and comma-joined, `<none>` when empty. */
-function formatLabels(set: Record<string, string> | undefined): string {
-  const keys = Object.keys(set ?? {}).sort();
-  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${set?.[k] ?? ''}`).join(',');
 }
 
 /** `printDaemonSet`: Name, Desired, Current, Ready, Up-to-date, Available, Node Selector, Age; wide: Containers, Images, Selector. */

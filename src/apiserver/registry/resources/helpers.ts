@@ -59,22 +59,28 @@ export function labelSelectorString(ls: LabelSelector | undefined): string {
   }
 }
 
-/** A workload with a replica count and a pod selector (Deployments, ReplicaSets). */
+/** A workload with a replica count (Deployments, ReplicaSets, ReplicationControllers). */
 interface ReplicatedObject {
-  spec?: { replicas?: number; selector?: LabelSelector };
+  spec?: { replicas?: number };
   status?: { replicas?: number };
 }
 
 /**
  * The `scale` subresource of a replicated workload (upstream's ScaleREST in
- * pkg/registry/apps/{deployment,replicaset}/storage/storage.go): spec.replicas (1 when unset),
- * status.replicas (0 when unset) and the selector's string form as `status.selector`.
+ * pkg/registry/apps/{deployment,replicaset}/storage/storage.go and
+ * pkg/registry/core/replicationcontroller/storage/storage.go): spec.replicas (1 when unset),
+ * status.replicas (0 when unset) and `selector(obj)` as `status.selector`.
  */
-export const replicasScale: ScaleStrategy<ReplicatedObject> = {
-  specReplicas: (obj) => obj.spec?.replicas ?? 1,
-  setSpecReplicas(obj, replicas) {
-    (obj.spec ??= {}).replicas = replicas;
-  },
-  statusReplicas: (obj) => obj.status?.replicas ?? 0,
-  selector: (obj) => labelSelectorString(obj.spec?.selector),
-};
+export function replicasScaleWith<T extends ReplicatedObject>(selector: (obj: T) => string): ScaleStrategy<T> {
+  return {
+    specReplicas: (obj) => obj.spec?.replicas ?? 1,
+    setSpecReplicas(obj, replicas) {
+      (obj.spec ??= {}).replicas = replicas;
+    },
+    statusReplicas: (obj) => obj.status?.replicas ?? 0,
+    selector,
+  };
+}
+
+/** The scale of an apps/v1 workload: its label selector's string form as `status.selector`. */
+export const replicasScale: ScaleStrategy<ReplicatedObject & { spec?: { selector?: LabelSelector } }> = replicasScaleWith((obj) => labelSelectorString(obj.spec?.selector));

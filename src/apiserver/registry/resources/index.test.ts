@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { servedStrategies } from './index.js';
+import { replicationControllerStrategy, servedStrategies } from './index.js';
 import { semanticDeepEqual } from './helpers.js';
 
 test('served strategies: namespaces first, as their bootstrap objects hold every other kind\'s', () => {
@@ -21,9 +21,13 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'core/v1/configmaps',
       'core/v1/endpoints',
       'core/v1/events',
+      'core/v1/limitranges',
       'core/v1/namespaces',
       'core/v1/nodes',
       'core/v1/pods',
+      'core/v1/podtemplates',
+      'core/v1/replicationcontrollers',
+      'core/v1/resourcequotas',
       'core/v1/secrets',
       'core/v1/serviceaccounts',
       'core/v1/services',
@@ -33,10 +37,12 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
     ],
   );
   const resources = (pick: (s: (typeof servedStrategies)[number]) => unknown) => [...new Set(servedStrategies.filter(pick).map((s) => s.info.resource))].sort();
-  assert.deepEqual(resources((s) => s.info.categories.includes('all')), ['daemonsets', 'deployments', 'horizontalpodautoscalers', 'pods', 'replicasets', 'services']);
-  assert.deepEqual(resources((s) => s.scale), ['deployments', 'replicasets']);
-  assert.deepEqual(resources((s) => s.allowCreateOnUpdate), ['endpoints', 'events', 'leases', 'services']);
-  assert.ok(servedStrategies.every((s) => s.defaultGarbageCollectionPolicy === 'Background'));
+  assert.deepEqual(resources((s) => s.info.categories.includes('all')), ['daemonsets', 'deployments', 'horizontalpodautoscalers', 'pods', 'replicasets', 'replicationcontrollers', 'services']);
+  assert.deepEqual(resources((s) => s.scale), ['deployments', 'replicasets', 'replicationcontrollers']);
+  assert.deepEqual(resources((s) => s.allowCreateOnUpdate), ['endpoints', 'events', 'leases', 'limitranges', 'services']);
+  // ReplicationControllers keep v1's Orphan default, from before server-side garbage collection.
+  assert.deepEqual(resources((s) => s.defaultGarbageCollectionPolicy !== 'Background'), ['replicationcontrollers']);
+  assert.equal(replicationControllerStrategy.defaultGarbageCollectionPolicy, 'Orphan');
   for (const s of servedStrategies) {
     assert.equal(s.info.listKind, `${s.info.kind}List`);
     assert.equal(s.table.columns.filter((c) => c.format === 'name').length, 1, s.info.resource);

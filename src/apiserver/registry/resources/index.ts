@@ -25,12 +25,17 @@ import { endpointSliceStrategy } from './endpointslices.js';
 import { secretStrategy } from './secrets.js';
 import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
+import { podTemplateStrategy } from './podtemplates.js';
+import { replicationControllerStrategy } from './replicationcontrollers.js';
+import { resourceQuotaStrategy } from './resourcequotas.js';
+import { limitRangeStrategy } from './limitranges.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
+export { limitRangeStrategy, podTemplateStrategy, replicationControllerStrategy, resourceQuotaStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -65,4 +70,8 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  erase(podTemplateStrategy),
+  erase(replicationControllerStrategy),
+  erase(resourceQuotaStrategy),
+  erase(limitRangeStrategy),
 ];

@@ -156,6 +156,8 @@ describe('validatePodSpec', () => {
       c0(x).resources = { limits: { cpu: '1', memory: '128Mi' }, requests: { cpu: '1500m', memory: '1000Mi', gpu: '1' } };
     });
     assert.deepEqual(v(s), [
+      // validateContainerResourceName: validateResourceName's error, then the container one.
+      'spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource type or fully qualified',
       'spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource for containers',
       'spec.containers[0].resources.requests: Invalid value: "1500m": must be less than or equal to cpu limit of 1',
       'spec.containers[0].resources.requests: Invalid value: "1000Mi": must be less than or equal to memory limit of 128Mi',

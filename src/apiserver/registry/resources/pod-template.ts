@@ -26,8 +26,9 @@ import {
   validateLabelSelector,
   validateLabels,
 } from '../../../machinery/validation/index.js';
-import { selectorFromLabelSelector, type Selector } from '../../../machinery/labels/index.js';
+import { selectorFromLabelSelector, selectorFromSet, type Selector } from '../../../machinery/labels/index.js';
 import { parseQuantity, type Quantity } from '../../../machinery/quantity/index.js';
+import { isOvercommitAllowed, validateContainerResourceName, validateResourceList } from './resource-names.js';
 
 // ---------------------------------------------------------------------------------------------
 // Quantities.
@@ -226,28 +227,6 @@ function validateContainerPorts(ports: NonNullable<Container['ports']>, path: st
   return errs;
 }
 
-const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
-
-function isOvercommitAllowed(name: string): boolean {
-  const native = !name.includes('/') || name.includes('kubernetes.io/');
-  return native && !name.startsWith('hugepages-');
-}
-
-function validateResourceList(list: Record<string, string | number>, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const [name, q] of Object.entries(list)) {
-    const p = `${path}[${name}]`;
-    errs.push(...invalidEach(p, name, isQualifiedName(name)));
-    if (!name.includes('/') && !STANDARD_CONTAINER_RESOURCES.has(name) && !name.startsWith('hugepages-')) {
-      errs.push(field.invalid(p, name, 'must be a standard resource for containers'));
-    }
-    const [quantity, parseErr] = tryParseQuantity(q);
-    if (parseErr !== undefined) errs.push(field.invalid(p, String(q), parseErr));
-    else if (quantity.milliValue() < 0) errs.push(field.invalid(p, quantity.toString(), 'must be greater than or equal to 0'));
-  }
-  return errs;
-}
-
 /**
  * `validateResourceRequirements` for a container: names and quantities, then each request against its
  * limit at `<path>.requests` (`Invalid value: "2": must be less than or equal to cpu limit of 1`, in
@@ -257,8 +236,8 @@ function validateResourceList(list: Record<string, string | number>, path: strin
 function validateResourceRequirements(r: NonNullable<Container['resources']>, path: string): FieldError[] {
   const limits = (r.limits ?? {}) as Record<string, string | number>;
   const requests = (r.requests ?? {}) as Record<string, string | number>;
-  const errs = validateResourceList(limits, `${path}.limits`);
-  errs.push(...validateResourceList(requests, `${path}.requests`));
+  const errs = validateResourceList(limits, `${path}.limits`, validateContainerResourceName);
+  errs.push(...validateResourceList(requests, `${path}.requests`, validateContainerResourceName));
   for (const [name, q] of Object.entries(requests)) {
     const limQ = limits[name];
     if (limQ === undefined) {
@@ -508,11 +487,38 @@ export function validateSelectorAndTemplate(
   if (!compiled.empty() && !compiled.matches(labels)) {
     errs.push(field.invalid(`${tpath}.metadata.labels`, labels, '`selector` does not match template `labels`'));
   }
-  errs.push(...validatePodTemplateSpec(template, tpath));
+  errs.push(...validateReplicatedTemplate(template, tpath, 'ReplicaSet'));
+  return errs;
+}
+
+/**
+ * The template checks of a replicated workload after its labels: the template itself, restartPolicy
+ * `Always` (`Unsupported value`), and no activeDeadlineSeconds (`activeDeadlineSeconds in <kind> is
+ * not Supported`).
+ */
+function validateReplicatedTemplate(template: PodTemplateSpec, tpath: string, kind: 'ReplicaSet' | 'ReplicationController'): FieldError[] {
+  const errs = validatePodTemplateSpec(template, tpath);
   const restartPolicy = template.spec?.restartPolicy ?? '';
   if (restartPolicy !== 'Always') errs.push(field.notSupported(`${tpath}.spec.restartPolicy`, restartPolicy, ['Always']));
   if (template.spec?.activeDeadlineSeconds !== undefined && template.spec.activeDeadlineSeconds !== null) {
-    errs.push(field.forbidden(`${tpath}.spec.activeDeadlineSeconds`, 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+    errs.push(field.forbidden(`${tpath}.spec.activeDeadlineSeconds`, `activeDeadlineSeconds in ${kind} is not Supported`));
   }
+  return errs;
+}
+
+/**
+ * `ValidatePodTemplateSpecForRC`: the template is required; a non-empty selector (a plain label map)
+ * must match its labels (`<path>.metadata.labels: Invalid value: {…}: \`selector\` does not match
+ * template \`labels\``); then the template as a ReplicaSet's, worded for ReplicationControllers.
+ */
+export function validatePodTemplateSpecForRC(template: PodTemplateSpec | undefined | null, selector: Record<string, string> | undefined, path: string): FieldError[] {
+  if (!template) return [field.required(path)];
+  const errs: FieldError[] = [];
+  const compiled = selectorFromSet(selector);
+  const labels = template.metadata?.labels ?? {};
+  if (!compiled.empty() && !compiled.matches(labels)) {
+    errs.push(field.invalid(`${path}.metadata.labels`, labels, '`selector` does not match template `labels`'));
+  }
+  errs.push(...validateReplicatedTemplate(template, path, 'ReplicationController'));
   return errs;
 }

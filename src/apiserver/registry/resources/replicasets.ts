@@ -8,7 +8,7 @@
  * (scale), pkg/printers/internalversion/printers.go (printReplicaSet).
  */
 import { REPLICA_SETS } from '../../../api/catalogue/index.js';
-import type { ReplicaSet, ReplicaSetSpec } from '../../../api/index.js';
+import type { KubeObject, PodTemplateSpec, ReplicaSet, ReplicaSetSpec } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { formatLabelSelector } from '../../../machinery/labels/index.js';
 import { validateNonnegativeField } from '../../../machinery/validation/index.js';
@@ -35,8 +35,16 @@ export function validateReplicaSetSpec(rs: ReplicaSet): FieldError[] {
   return errs;
 }
 
-/** `ValidateReplicaSetStatus`: counts ≥ 0, none above status.replicas, available ≤ ready. */
-export function validateReplicaSetStatus(rs: ReplicaSet): FieldError[] {
+/** The counts of a ReplicaSet's or a ReplicationController's status. */
+interface ReplicaCounts {
+  status?: { replicas?: number; fullyLabeledReplicas?: number; readyReplicas?: number; availableReplicas?: number; observedGeneration?: number };
+}
+
+/**
+ * `ValidateReplicaSetStatus` (and `ValidateReplicationControllerStatus`, the same checks): counts ≥ 0,
+ * none above status.replicas, available ≤ ready.
+ */
+export function validateReplicaSetStatus(rs: ReplicaCounts): FieldError[] {
   const s = rs.status ?? { replicas: 0 };
   const errs: FieldError[] = [];
   for (const k of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) {
@@ -52,39 +60,62 @@ export function validateReplicaSetStatus(rs: ReplicaSet): FieldError[] {
   return errs;
 }
 
-/** `printReplicaSet`: Name, Desired, Current, Ready (integers), Age, Containers, Images, Selector (`<none>` when empty). */
-export function printReplicaSet(rs: ReplicaSet, now: number): TableRowData {
-  const [names, images] = layoutContainerCells(rs.spec?.template?.spec?.containers);
+/** A ReplicaSet or a ReplicationController, as the rules and printer they share see it. */
+type Replicated = ApiObject<KubeObject> & {
+  spec?: { replicas?: number; template?: PodTemplateSpec | null };
+  status?: { replicas: number; readyReplicas?: number };
+};
+
+/**
+ * `printReplicaSet` and `printReplicationController`: Name, Desired, Current, Ready (integers), Age,
+ * then the wide Containers, Images and `selector`, the selector cell each kind formats its way.
+ */
+export function printReplicated(obj: Replicated, now: number, selector: string): TableRowData {
+  const [names, images] = layoutContainerCells(obj.spec?.template?.spec?.containers);
   return {
     cells: [
-      rs.metadata?.name ?? '',
-      rs.spec?.replicas ?? 0,
-      rs.status?.replicas ?? 0,
-      rs.status?.readyReplicas ?? 0,
-      translateTimestampSince(rs.metadata?.creationTimestamp, now),
+      obj.metadata?.name ?? '',
+      obj.spec?.replicas ?? 0,
+      obj.status?.replicas ?? 0,
+      obj.status?.readyReplicas ?? 0,
+      translateTimestampSince(obj.metadata?.creationTimestamp, now),
       names,
       images,
-      formatLabelSelector(rs.spec?.selector),
+      selector,
     ],
   };
 }
+
+/** `printReplicaSet`: the Selector cell is `metav1.FormatLabelSelector` (`<none>` when empty). */
+export function printReplicaSet(rs: ReplicaSetObject, now: number): TableRowData {
+  return printReplicated(rs, now, formatLabelSelector(rs.spec?.selector));
+}
+
+/**
+ * The create and update rules ReplicaSets and ReplicationControllers share (upstream keeps their
+ * strategy.go files in step): on create, status `{replicas: 0}` and generation 1; on update, the stored
+ * status, and generation + 1 when the spec changed; on a status update, the stored spec.
+ */
+export const replicatedRules = {
+  prepareForCreate(obj: Replicated): void {
+    obj.status = { replicas: 0 };
+    (obj.metadata ??= {}).generation = 1;
+  },
+  prepareForUpdate(obj: Replicated, old: Replicated): void {
+    obj.status = old.status ?? { replicas: 0 };
+    bumpGenerationIf(obj, old, !semanticDeepEqual(obj.spec, old.spec));
+  },
+  prepareForStatusUpdate(obj: Replicated, old: Replicated): void {
+    resetField(obj, old, 'spec');
+  },
+};
 
 /** The replicasets strategy. */
 export const replicaSetStrategy: ResourceStrategy<ReplicaSetObject> = {
   info: resourceInfo(REPLICA_SETS),
   hasStatus: true,
   defaults: defaultReplicaSet,
-  prepareForCreate(rs) {
-    rs.status = { replicas: 0 };
-    (rs.metadata ??= {}).generation = 1;
-  },
-  prepareForUpdate(rs, old) {
-    rs.status = old.status ?? { replicas: 0 };
-    bumpGenerationIf(rs, old, !semanticDeepEqual(rs.spec, old.spec));
-  },
-  prepareForStatusUpdate(rs, old) {
-    resetField(rs, old, 'spec');
-  },
+  ...replicatedRules,
   validate: validateReplicaSetSpec,
   validateUpdate: (rs, old) => [
     ...validateReplicaSetSpec(rs),

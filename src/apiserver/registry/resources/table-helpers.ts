@@ -64,6 +64,12 @@ export function layoutContainerCells(containers: readonly Container[] | undefine
   return [list.map((c) => c.name).join(','), list.map((c) => c.image ?? '').join(',')];
 }
 
+/** `labels.FormatLabels`: `k=v` pairs sorted by key and comma-joined, `<none>` when empty. */
+export function formatLabels(set: Readonly<Record<string, string>> | undefined): string {
+  const keys = Object.keys(set ?? {}).sort();
+  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${set?.[k] ?? ''}`).join(',');
+}
+
 /** `metav1.ObjectMeta{}.SwaggerDoc()["name"]`. */
 const NAME_DESCRIPTION =
   'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
@@ -87,6 +93,11 @@ export function column(
 export const NAME_COLUMN: TableColumnDefinition = column('Name', 'string', NAME_DESCRIPTION, 0, 'name');
 /** The `Age` column. */
 export const AGE_COLUMN: TableColumnDefinition = column('Age', 'string', AGE_DESCRIPTION);
+/**
+ * The `Created At` column of upstream's default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go),
+ * for kinds without a printer (LimitRanges): the creation timestamp in RFC 3339, as a `date`.
+ */
+export const CREATED_AT_COLUMN: TableColumnDefinition = column('Created At', 'date', AGE_DESCRIPTION);
 /** The wide-only `Containers` column of workload printers. */
 export const CONTAINERS_COLUMN: TableColumnDefinition = column('Containers', 'string', 'Names of each container in the template.', 1);
 /** The wide-only `Images` column of workload printers. */
