@@ -4,7 +4,7 @@
  * container name/image cells and the column definitions every kind repeats.
  */
 import type { Container } from '../../../api/index.js';
-import { parseTime } from '../../../util/clock/index.js';
+import { formatTime, parseTime } from '../../../util/clock/index.js';
 import type { TableColumnDefinition } from '../strategy.js';
 
 const SECOND = 1000;
@@ -87,6 +87,17 @@ export function column(
 export const NAME_COLUMN: TableColumnDefinition = column('Name', 'string', NAME_DESCRIPTION, 0, 'name');
 /** The `Age` column. */
 export const AGE_COLUMN: TableColumnDefinition = column('Age', 'string', AGE_DESCRIPTION);
+/** The `Created At` column of upstream's default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go). */
+export const CREATED_AT_COLUMN: TableColumnDefinition = column('Created At', 'date', AGE_DESCRIPTION);
+
+/**
+ * The `Created At` cell: `creationTimestamp.Time.UTC().Format(time.RFC3339)`, so a missing timestamp
+ * prints Go's zero time.
+ */
+export function createdAtCell(timestamp: string | null | undefined): string {
+  const t = parseTime(timestamp);
+  return t === undefined ? '0001-01-01T00:00:00Z' : formatTime(t);
+}
 /** The wide-only `Containers` column of workload printers. */
 export const CONTAINERS_COLUMN: TableColumnDefinition = column('Containers', 'string', 'Names of each container in the template.', 1);
 /** The wide-only `Images` column of workload printers. */
