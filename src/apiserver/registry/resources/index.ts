@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../../api/index.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { controllerRevisionStrategy } from './controllerrevisions.js';
+import { customResourceDefinitionStrategy } from './customresourcedefinitions.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import { selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy } from './reviews.js';
 import { deploymentStrategy } from './deployments.js';
@@ -31,6 +32,7 @@ export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, no
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
+export { customResourceDefinitionStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -65,4 +67,5 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  erase(customResourceDefinitionStrategy),
 ];
