@@ -58,7 +58,13 @@ export type {
   ValidatingAdmissionPolicy,
   ValidatingAdmissionPolicyBinding,
 } from 'kubernetes-types/admissionregistration/v1.js';
-export type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+export type {
+  CustomResourceColumnDefinition,
+  CustomResourceDefinition,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionSpec,
+  CustomResourceDefinitionVersion,
+} from 'kubernetes-types/apiextensions/v1.js';
 export type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 export type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 export type { TokenReview } from 'kubernetes-types/authentication/v1.js';

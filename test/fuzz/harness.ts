@@ -26,7 +26,7 @@ import { FakeClock, realClock } from '../../src/util/clock/index.js';
 import { SeededRand } from '../../src/util/random/index.js';
 import { deleteAt, fieldPaths, jsonPointer, mergePatchFor, setAt, type FieldPath } from './model.js';
 import type { FuzzCase, Mutation } from './arbitraries.js';
-import { SEEDS } from './seeds.js';
+import { SEED_NAMES, SEEDS } from './seeds.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -141,7 +141,8 @@ export class FuzzServer {
   async run(c: FuzzCase): Promise<void> {
     this.stats.cases++;
     const t = this.targets[c.resource % this.targets.length] as Target;
-    const name = `fz${this.seq++}`;
+    const base = `fz${this.seq++}`;
+    const name = SEED_NAMES[t.key]?.(base) ?? base;
     const ns = t.strategy.info.namespaced ? 'default' : undefined;
     const collection = `${t.apiPrefix}${ns ? `/namespaces/${ns}` : ''}/${t.strategy.info.resource}`;
     const item = `${collection}/${name}`;
@@ -193,12 +194,12 @@ export class FuzzServer {
   }
 
   /**
-   * The seed with the case's name. Its `fz` labels and selectors become the name too, so that each
+   * The seed with the case's name. Its `fz` labels and selectors become the name (its first segment) too, so that each
    * Service selects its own pods: with one shared label, every pod change would resync every
    * Service's endpoints (O(services × pods)), which is upstream's algorithm, but not what is tested.
    */
   private seedObject(t: Target, name: string, ns: string | undefined): Record<string, unknown> {
-    const obj = JSON.parse(JSON.stringify(t.seed).replaceAll('"fz"', JSON.stringify(name))) as Record<string, unknown>;
+    const obj = JSON.parse(JSON.stringify(t.seed).replaceAll('"fz"', JSON.stringify(name.split('.')[0]))) as Record<string, unknown>;
     obj.metadata = { ...(obj.metadata as object | undefined), name, ...(ns ? { namespace: ns } : {}) };
     return obj;
   }

@@ -100,4 +100,39 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
       ],
     },
   },
+  'apiextensions.k8s.io/customresourcedefinitions': {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    spec: {
+      group: 'fuzz.example.com',
+      names: { plural: 'fz', singular: 'fz', kind: 'Fuzz', shortNames: ['fzz'] },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', properties: { size: { type: 'integer', minimum: 1, default: 1 }, tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' } } },
+                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              },
+            },
+          },
+          subresources: { status: {} },
+          additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+        },
+      ],
+    },
+  },
+};
+
+/**
+ * Object names of kinds whose name is not free: the case's name (`fz12`) becomes this. The seed's
+ * `"fz"` strings become the name's first segment (a CRD's plural), so the object stays valid.
+ */
+export const SEED_NAMES: Record<string, (name: string) => string> = {
+  'apiextensions.k8s.io/customresourcedefinitions': (name) => `${name}.fuzz.example.com`,
 };

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newAlreadyExists, newInvalid, newNotFound, newTooManyRequests, field, statusDetails } from './index.js';
+import { fieldErrorString, goStringSlice, newAlreadyExists, newInvalid, newNotFound, newTooManyRequests, field, statusDetails } from './index.js';
 
 test('a core 404 has no details.group, and details comes before code', () => {
   assert.equal(
@@ -32,4 +32,12 @@ test('a core 422 lists its causes after the kind', () => {
 test('details keep a non-nil empty StatusDetails as {} (429 without retry-after)', () => {
   assert.equal(JSON.stringify(newTooManyRequests('slow down', 0).status.details), '{}');
   assert.deepEqual(statusDetails({ name: '', group: '', kind: 'pods', uid: '', causes: [] }), { kind: 'pods' });
+});
+
+test('bad values Go prints with %#v: []string slices, nil and empty', () => {
+  assert.equal(goStringSlice(['v1', 'a"b']), '[]string{"v1", "a\\"b"}');
+  assert.equal(goStringSlice([]), '[]string{}');
+  assert.equal(goStringSlice(undefined), '[]string(nil)');
+  const e = field.invalidGoValue('status.storedVersions', goStringSlice(['v1']), 'must have the storage version v2');
+  assert.equal(fieldErrorString(e), 'status.storedVersions: Invalid value: []string{"v1"}: must have the storage version v2');
 });

@@ -302,6 +302,14 @@ export function goQuote(s: string): string {
   return `${out}"`;
 }
 
+/**
+ * Go's `%#v` of a `[]string`, as upstream prints such a bad value: `[]string{"v1", "v2"}`, and
+ * `[]string(nil)` for a nil (absent) slice.
+ */
+export function goStringSlice(values: readonly string[] | undefined): string {
+  return values === undefined ? '[]string(nil)' : `[]string{${values.map(goQuote).join(', ')}}`;
+}
+
 /** Renders a bad value the way Go's `%v`/`%q` does in upstream messages: strings quoted, numbers bare. */
 function formatBadValue(v: unknown): string {
   if (typeof v === 'string') return goQuote(v);
@@ -343,6 +351,12 @@ export const field = {
   invalid: (path: string, value: unknown, detail = ''): FieldError => ({ type: 'FieldValueInvalid', field: path, badValue: value, detail }),
   /** Invalid without echoing the value (e.g. secrets). */
   invalidOmitValue: (path: string, detail = ''): FieldError => ({ type: 'FieldValueInvalid', field: path, badValue: omitValue, detail }),
+  /**
+   * Invalid with a bad value Go prints with `%#v` (a struct or a slice): `rendered` is that text (e.g.
+   * from {@link goStringSlice}), carried in the detail so the message reads as upstream's
+   * (`Invalid value: []string{"v1"}: <detail>`).
+   */
+  invalidGoValue: (path: string, rendered: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, badValue: omitValue, detail: `${rendered}: ${detail}` }),
   notSupported: (path: string, value: unknown, valid: readonly string[]): FieldError => ({
     type: 'FieldValueNotSupported',
     field: path,

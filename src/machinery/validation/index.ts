@@ -2,8 +2,8 @@
  * Name, label, annotation, selector and ObjectMeta validation with upstream's exact messages.
  *
  * Followed (v1.33):
- * - apimachinery/pkg/util/validation/validation.go (IsDNS1123Subdomain, IsDNS1123Label, IsQualifiedName,
- *   IsValidLabelValue, MaxLenError, RegexError)
+ * - apimachinery/pkg/util/validation/validation.go (IsDNS1123Subdomain, IsDNS1123Label, IsDNS1035Label,
+ *   IsQualifiedName, IsValidLabelValue, MaxLenError, RegexError)
  * - apimachinery/pkg/apis/meta/v1/validation/validation.go (ValidateLabels, ValidateLabelSelector,
  *   ValidateManagedFields)
  * - apimachinery/pkg/api/validation/objectmeta.go (ValidateObjectMeta, ValidateObjectMetaUpdate,
@@ -31,6 +31,9 @@ const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
 const DNS1123_SUBDOMAIN_ERR_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL_ERR_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME_ERR_MSG =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -42,6 +45,7 @@ const LABEL_VALUE_MAX_LENGTH = 63;
 
 const dns1123LabelRegexp = new RegExp(`^${DNS1123_LABEL_FMT}$`);
 const dns1123SubdomainRegexp = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const dns1035LabelRegexp = new RegExp(`^${DNS1035_LABEL_FMT}$`);
 const qualifiedNameRegexp = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 const labelValueRegexp = new RegExp(`^${LABEL_VALUE_FMT}$`);
 
@@ -83,6 +87,18 @@ export function isDNS1123Label(v: string): string[] {
     if (dns1123SubdomainRegexp.test(v)) errs.push('must not contain dots');
     else errs.push(regexError(DNS1123_LABEL_ERR_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
   }
+  return errs;
+}
+
+/**
+ * `IsDNS1035Label`: an RFC 1035 label — lower case, starts with a letter, at most 63 bytes. Used for
+ * CRD version and resource names, e.g. `1beta` → [`a DNS-1035 label must consist of … (e.g. 'my-name',
+ *  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`].
+ */
+export function isDNS1035Label(v: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(v) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!dns1035LabelRegexp.test(v)) errs.push(regexError(DNS1035_LABEL_ERR_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
   return errs;
 }
 

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fieldErrorString, type FieldError } from '../errors/index.js';
 import {
+  isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
   isQualifiedName,
@@ -41,6 +42,14 @@ describe('name formats', () => {
     assert.deepEqual(isDNS1123Label('a.b'), ['must not contain dots']);
     assert.deepEqual(isDNS1123Label('A'), [LABEL_MSG]);
     assert.deepEqual(isDNS1123Label('a'.repeat(64)), ['must be no more than 63 characters']);
+  });
+
+  test('isDNS1035Label: starts with a letter (validation_test.go TestIsDNS1035Label)', () => {
+    const msg =
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+    for (const ok of ['a', 'ab', 'a-1', 'v1beta1', 'a'.repeat(63)]) assert.deepEqual(isDNS1035Label(ok), [], ok);
+    for (const bad of ['', '1a', 'a-', 'A', 'a.b', 'a_b']) assert.deepEqual(isDNS1035Label(bad), [msg], bad);
+    assert.deepEqual(isDNS1035Label('a'.repeat(64)), ['must be no more than 63 characters']);
   });
 
   test('isQualifiedName', () => {

@@ -9,6 +9,7 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
   assert.deepEqual(
     servedStrategies.map((s) => `${s.info.group || 'core'}/${s.info.version}/${s.info.resource}`).sort(),
     [
+      'apiextensions.k8s.io/v1/customresourcedefinitions',
       'apps/v1/controllerrevisions',
       'apps/v1/daemonsets',
       'apps/v1/deployments',

@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../../api/index.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { controllerRevisionStrategy } from './controllerrevisions.js';
+import { customResourceDefinitionStrategy } from './customresourcedefinitions.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import { selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy } from './reviews.js';
 import { deploymentStrategy } from './deployments.js';
@@ -36,6 +37,7 @@ export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.j
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
 export { limitRangeStrategy, podTemplateStrategy, replicationControllerStrategy, resourceQuotaStrategy };
+export { customResourceDefinitionStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -74,4 +76,5 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(replicationControllerStrategy),
   erase(resourceQuotaStrategy),
   erase(limitRangeStrategy),
+  erase(customResourceDefinitionStrategy),
 ];

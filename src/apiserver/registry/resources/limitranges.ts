@@ -22,7 +22,7 @@ import type { StorageContext, StorageExtension } from '../extension.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import type { ApiObject } from './helpers.js';
 import { invalidQuantity, isOvercommitAllowed, isStandardLimitRangeType, parseQuantityAt, validateContainerResourceName, validateResourceName } from './resource-names.js';
-import { CREATED_AT_COLUMN, NAME_COLUMN } from './table-helpers.js';
+import { DEFAULT_TABLE } from './table-helpers.js';
 
 type LimitRangeObject = ApiObject<LimitRange>;
 type Quantities = Record<string, string | number>;
@@ -175,9 +175,5 @@ export const limitRangeStrategy: ResourceStrategy<LimitRangeObject> = {
   defaultGarbageCollectionPolicy: 'Background',
   fieldSelectors: {},
   storage: limitRangeStorage,
-  table: {
-    columns: [NAME_COLUMN, CREATED_AT_COLUMN],
-    // upstream: creationTimestamp.UTC().Format(time.RFC3339), the zero time when unset.
-    row: (lr) => ({ cells: [lr.metadata?.name ?? '', lr.metadata?.creationTimestamp ?? '0001-01-01T00:00:00Z'] }),
-  },
+  table: DEFAULT_TABLE,
 };

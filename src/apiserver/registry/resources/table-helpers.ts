@@ -4,7 +4,7 @@
  * container name/image cells and the column definitions every kind repeats.
  */
 import type { Container } from '../../../api/index.js';
-import { parseTime } from '../../../util/clock/index.js';
+import { formatTime, parseTime } from '../../../util/clock/index.js';
 import type { TableColumnDefinition } from '../strategy.js';
 
 const SECOND = 1000;
@@ -94,10 +94,29 @@ export const NAME_COLUMN: TableColumnDefinition = column('Name', 'string', NAME_
 /** The `Age` column. */
 export const AGE_COLUMN: TableColumnDefinition = column('Age', 'string', AGE_DESCRIPTION);
 /**
- * The `Created At` column of upstream's default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go),
- * for kinds without a printer (LimitRanges): the creation timestamp in RFC 3339, as a `date`.
+ * The `Created At` column of upstream's default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go):
+ * the creation timestamp in RFC 3339, as a `date`.
  */
 export const CREATED_AT_COLUMN: TableColumnDefinition = column('Created At', 'date', AGE_DESCRIPTION);
+
+/**
+ * The `Created At` cell: `creationTimestamp.Time.UTC().Format(time.RFC3339)`, so a missing timestamp
+ * prints Go's zero time.
+ */
+export function createdAtCell(timestamp: string | null | undefined): string {
+  const t = parseTime(timestamp);
+  return t === undefined ? '0001-01-01T00:00:00Z' : formatTime(t);
+}
+
+/**
+ * Upstream's default table for kinds without a printer of their own (LimitRanges, CRDs): Name and
+ * Created At (k8s.io/apiserver pkg/registry/rest/table.go).
+ */
+export const DEFAULT_TABLE: { columns: TableColumnDefinition[]; row: (obj: { metadata?: { name?: string; creationTimestamp?: string | null } }) => { cells: unknown[] } } = {
+  columns: [NAME_COLUMN, CREATED_AT_COLUMN],
+  row: (obj) => ({ cells: [obj.metadata?.name ?? '', createdAtCell(obj.metadata?.creationTimestamp)] }),
+};
+
 /** The wide-only `Containers` column of workload printers. */
 export const CONTAINERS_COLUMN: TableColumnDefinition = column('Containers', 'string', 'Names of each container in the template.', 1);
 /** The wide-only `Images` column of workload printers. */
