@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newAlreadyExists, newInvalid, newNotFound, newTooManyRequests, field, statusDetails } from './index.js';
+import { newAlreadyExists, newInvalid, newNotFound, newTooManyRequests, field, statusDetails, fieldErrorString, GoSyntax, goPointer, goStringSlice } from './index.js';
 
 test('a core 404 has no details.group, and details comes before code', () => {
   assert.equal(
@@ -27,6 +27,20 @@ test('a core 422 lists its causes after the kind', () => {
     JSON.stringify(err.status),
     '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Pod \\"p\\" is invalid: spec.containers: Required value","reason":"Invalid","details":{"name":"p","kind":"Pod","causes":[{"reason":"FieldValueRequired","message":"Required value","field":"spec.containers"}]},"code":422}',
   );
+});
+
+test('a 422 message names each distinct error once, as ErrorList.ToAggregate; the causes keep every one', () => {
+  const dup = field.required('rules[0].verbs', 'verbs must contain at least one value');
+  const err = newInvalid({ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' }, 'r', [dup, dup]);
+  assert.equal(err.status.message, 'ClusterRole.rbac.authorization.k8s.io "r" is invalid: rules[0].verbs: Required value: verbs must contain at least one value');
+  assert.equal(err.status.details?.causes?.length, 2);
+});
+
+test('Go-syntax bad values print as %#v does: structs, string slices and pointers', () => {
+  const ref = new GoSyntax('rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"Role", Name:"x"}');
+  assert.equal(fieldErrorString(field.invalid('roleRef', ref, 'cannot change roleRef')), 'roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"Role", Name:"x"}: cannot change roleRef');
+  assert.equal(fieldErrorString(field.invalid('p', goStringSlice(['/a', 'b"c']), 'd')), 'p: Invalid value: []string{"/a", "b\\"c"}: d');
+  assert.equal(`${goPointer('intstr.IntOrString', true)} ${goPointer('v1.LabelSelector', false)}`, '(*intstr.IntOrString)(…) (*v1.LabelSelector)(nil)');
 });
 
 test('details keep a non-nil empty StatusDetails as {} (429 without retry-after)', () => {
