@@ -5,7 +5,7 @@
  */
 import type { Container } from '../../../api/index.js';
 import { parseTime } from '../../../util/clock/index.js';
-import type { TableColumnDefinition } from '../strategy.js';
+import type { TableColumnDefinition, TablePrinter } from '../strategy.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -91,3 +91,22 @@ export const AGE_COLUMN: TableColumnDefinition = column('Age', 'string', AGE_DES
 export const CONTAINERS_COLUMN: TableColumnDefinition = column('Containers', 'string', 'Names of each container in the template.', 1);
 /** The wide-only `Images` column of workload printers. */
 export const IMAGES_COLUMN: TableColumnDefinition = column('Images', 'string', 'Images referenced by each container in the template.', 1);
+
+/**
+ * Upstream's default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go): Name and Created At
+ * (the RFC 3339 creationTimestamp), for kinds printers.go has no printer for (Roles, ClusterRoles) and
+ * for subresources such as scale.
+ */
+export const defaultTablePrinter: TablePrinter = {
+  columns: [
+    column(
+      'Name',
+      'string',
+      'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically.',
+      0,
+      'name',
+    ),
+    column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is represented in RFC3339 form and is in UTC.'),
+  ],
+  row: (obj) => ({ cells: [obj.metadata?.name ?? '', obj.metadata?.creationTimestamp ?? null] }),
+};
