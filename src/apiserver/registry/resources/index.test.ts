@@ -29,13 +29,26 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'core/v1/services',
       'discovery.k8s.io/v1/endpointslices',
       'events.k8s.io/v1/events',
+      'rbac.authorization.k8s.io/v1/clusterrolebindings',
+      'rbac.authorization.k8s.io/v1/clusterroles',
+      'rbac.authorization.k8s.io/v1/rolebindings',
+      'rbac.authorization.k8s.io/v1/roles',
       'scheduling.k8s.io/v1/priorityclasses',
     ],
   );
   const resources = (pick: (s: (typeof servedStrategies)[number]) => unknown) => [...new Set(servedStrategies.filter(pick).map((s) => s.info.resource))].sort();
   assert.deepEqual(resources((s) => s.info.categories.includes('all')), ['daemonsets', 'deployments', 'horizontalpodautoscalers', 'pods', 'replicasets', 'services']);
   assert.deepEqual(resources((s) => s.scale), ['deployments', 'replicasets']);
-  assert.deepEqual(resources((s) => s.allowCreateOnUpdate), ['endpoints', 'events', 'leases', 'services']);
+  assert.deepEqual(resources((s) => s.allowCreateOnUpdate), [
+    'clusterrolebindings',
+    'clusterroles',
+    'endpoints',
+    'events',
+    'leases',
+    'rolebindings',
+    'roles',
+    'services',
+  ]);
   assert.ok(servedStrategies.every((s) => s.defaultGarbageCollectionPolicy === 'Background'));
   for (const s of servedStrategies) {
     assert.equal(s.info.listKind, `${s.info.kind}List`);
