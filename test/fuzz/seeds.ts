@@ -76,6 +76,11 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     endpoints: [{ addresses: ['10.0.0.1'] }],
     ports: [{ port: 80 }],
   },
+  'policy/poddisruptionbudgets': {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    spec: { minAvailable: '50%', selector: { matchLabels: { app: 'fz' } }, unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+  },
   'rbac.authorization.k8s.io/clusterroles': {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',

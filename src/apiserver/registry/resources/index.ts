@@ -25,6 +25,7 @@ import { endpointSliceStrategy } from './endpointslices.js';
 import { secretStrategy } from './secrets.js';
 import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
+import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
 import { clusterRoleStrategy, roleStrategy } from './roles.js';
 import { clusterRoleBindingStrategy, roleBindingStrategy } from './rolebindings.js';
 
@@ -33,7 +34,7 @@ export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, no
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
-export { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy };
+export { clusterRoleBindingStrategy, clusterRoleStrategy, podDisruptionBudgetStrategy, roleBindingStrategy, roleStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -68,6 +69,7 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  erase(podDisruptionBudgetStrategy),
   // ClusterRoles before the bindings that refer to them (bootstrap order).
   erase(clusterRoleStrategy),
   erase(clusterRoleBindingStrategy),
