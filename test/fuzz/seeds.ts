@@ -76,6 +76,13 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     endpoints: [{ addresses: ['10.0.0.1'] }],
     ports: [{ port: 80 }],
   },
+  'node.k8s.io/runtimeclasses': {
+    apiVersion: 'node.k8s.io/v1',
+    kind: 'RuntimeClass',
+    handler: 'runsc',
+    overhead: { podFixed: { cpu: '250m' } },
+    scheduling: { nodeSelector: { sandbox: 'true' }, tolerations: [{ key: 'sandbox', operator: 'Exists', effect: 'NoSchedule' }] },
+  },
   'policy/poddisruptionbudgets': {
     apiVersion: 'policy/v1',
     kind: 'PodDisruptionBudget',

@@ -29,6 +29,7 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'core/v1/services',
       'discovery.k8s.io/v1/endpointslices',
       'events.k8s.io/v1/events',
+      'node.k8s.io/v1/runtimeclasses',
       'policy/v1/poddisruptionbudgets',
       'rbac.authorization.k8s.io/v1/clusterrolebindings',
       'rbac.authorization.k8s.io/v1/clusterroles',
@@ -48,6 +49,7 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
     'leases',
     'rolebindings',
     'roles',
+    'runtimeclasses',
     'services',
   ]);
   assert.ok(servedStrategies.every((s) => s.defaultGarbageCollectionPolicy === 'Background'));

@@ -28,13 +28,14 @@ import { serviceStrategy } from './services.js';
 import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
 import { clusterRoleStrategy, roleStrategy } from './roles.js';
 import { clusterRoleBindingStrategy, roleBindingStrategy } from './rolebindings.js';
+import { runtimeClassStrategy } from './runtimeclasses.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
-export { clusterRoleBindingStrategy, clusterRoleStrategy, podDisruptionBudgetStrategy, roleBindingStrategy, roleStrategy };
+export { clusterRoleBindingStrategy, clusterRoleStrategy, podDisruptionBudgetStrategy, roleBindingStrategy, roleStrategy, runtimeClassStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -69,6 +70,7 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  erase(runtimeClassStrategy),
   erase(podDisruptionBudgetStrategy),
   // ClusterRoles before the bindings that refer to them (bootstrap order).
   erase(clusterRoleStrategy),
