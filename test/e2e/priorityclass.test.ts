@@ -1,6 +1,7 @@
 /**
  * PriorityClasses with the real kubectl: the two system classes exist, `kubectl create priorityclass`
- * works, `kubectl get pc` prints upstream's columns, and a pod naming the class gets its priority.
+ * works, `kubectl get pc` prints upstream's columns, a pod naming the class gets its priority, and a
+ * second `--global-default` class is refused by the Priority admission.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,5 +37,9 @@ describe('PriorityClasses with real kubectl', { timeout: 120_000 }, () => {
     const refused = await kp.kubectl(['create', 'priorityclass', 'system-mine', '--value=5']);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /priority class names with 'system-' prefix are reserved for system use only\. error: system-mine is not a known system priority class/);
+    await kp.kubectlOk(['create', 'priorityclass', 'default-one', '--value=10', '--global-default']);
+    const second = await kp.kubectl(['create', 'priorityclass', 'default-two', '--value=20', '--global-default']);
+    assert.notEqual(second.code, 0);
+    assert.match(second.stderr, /priorityclasses\.scheduling\.k8s\.io "default-two" is forbidden: PriorityClass default-one is already marked as default\. Only one default can exist/);
   });
 });

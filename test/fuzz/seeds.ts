@@ -127,6 +127,47 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
       ],
     },
   },
+  'node.k8s.io/runtimeclasses': {
+    apiVersion: 'node.k8s.io/v1',
+    kind: 'RuntimeClass',
+    handler: 'runsc',
+    overhead: { podFixed: { cpu: '250m' } },
+    scheduling: { nodeSelector: { sandbox: 'true' }, tolerations: [{ key: 'sandbox', operator: 'Exists', effect: 'NoSchedule' }] },
+  },
+  'policy/poddisruptionbudgets': {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    spec: { minAvailable: '50%', selector: { matchLabels: { app: 'fz' } }, unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+  },
+  'rbac.authorization.k8s.io/clusterroles': {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+    rules: [
+      { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
+      { nonResourceURLs: ['/healthz'], verbs: ['get'] },
+    ],
+  },
+  'rbac.authorization.k8s.io/clusterrolebindings': {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    subjects: [
+      { kind: 'User', name: 'alice' },
+      { kind: 'ServiceAccount', name: 'default', namespace: 'default' },
+    ],
+  },
+  'rbac.authorization.k8s.io/roles': {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    rules: [{ apiGroups: ['apps'], resources: ['deployments'], resourceNames: ['web'], verbs: ['get', 'patch'] }],
+  },
+  'rbac.authorization.k8s.io/rolebindings': {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+    subjects: [{ kind: 'Group', name: 'devs' }],
+  },
 };
 
 /**

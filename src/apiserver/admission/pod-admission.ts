@@ -45,10 +45,13 @@ export function admitPodCreate(obj: KubeObject | Pod, classes: PriorityClassLook
   admitDefaultTolerationSeconds(spec);
 }
 
-/** `getDefaultPriorityClass`: the global-default class with the smallest value, or undefined. */
-function globalDefault(classes: PriorityClassLookup): PriorityClass | undefined {
+/**
+ * `getDefaultPriorityClass`: the global-default class with the smallest value (several can exist after
+ * racing creates), or undefined.
+ */
+export function getDefaultPriorityClass(classes: Iterable<PriorityClass>): PriorityClass | undefined {
   let found: PriorityClass | undefined;
-  for (const pc of classes.list()) if (pc.globalDefault && (!found || pc.value < found.value)) found = pc;
+  for (const pc of classes) if (pc.globalDefault && (!found || pc.value < found.value)) found = pc;
   return found;
 }
 
@@ -57,7 +60,7 @@ function admitPriority(pod: MutablePod, spec: NonNullable<MutablePod['spec']>, c
   let priority = DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS;
   let preemptionPolicy = 'PreemptLowerPriority';
   const className = mutable.priorityClassName;
-  const pc = className ? classes.get(className) : globalDefault(classes);
+  const pc = className ? classes.get(className) : getDefaultPriorityClass(classes.list());
   if (className && !pc) {
     throw newForbidden({ group: '', resource: 'pods' }, pod.metadata?.name ?? '', `no PriorityClass with name ${className} was found`);
   }

@@ -4,7 +4,7 @@
  * `ValidateEncryptionConfiguration`), minus the KMS checks: kubeplane has no KMS plugin client, so a
  * `kms` provider is refused outright.
  */
-import { field, goStringSlice, type FieldError } from '../../machinery/errors/index.js';
+import { field, GoSyntax, goPointer, goStringSlice, type FieldError } from '../../machinery/errors/index.js';
 import { AES_KEY_SIZES, SECRETBOX_KEY_SIZE } from '../../storage/value/index.js';
 import { parseGroupResource, type EncryptionConfiguration, type Key, type ProviderConfiguration } from './types.js';
 
@@ -49,8 +49,8 @@ export function validateEncryptionConfiguration(c: EncryptionConfiguration): Fie
 
 function validateProvider(provider: ProviderConfiguration, path: string): FieldError[] {
   const found = [provider.kms, provider.aesgcm, provider.aescbc, provider.secretbox, provider.identity].filter((x) => x !== undefined).length;
-  if (found === 0) return [field.invalidGoValue(path, goProvider(provider), NO_PROVIDER)];
-  if (found > 1) return [field.invalidGoValue(path, goProvider(provider), MORE_THAN_ONE_ELEMENT)];
+  if (found === 0) return [field.invalid(path, goProvider(provider), NO_PROVIDER)];
+  if (found > 1) return [field.invalid(path, goProvider(provider), MORE_THAN_ONE_ELEMENT)];
   if (provider.kms !== undefined) return [field.forbidden(`${path}.kms`, KMS_UNSUPPORTED)];
   if (provider.aesgcm) return validateKeys(provider.aesgcm.keys, `${path}.aesgcm.keys`, AES_KEY_SIZES);
   if (provider.aescbc) return validateKeys(provider.aescbc.keys, `${path}.aescbc.keys`, AES_KEY_SIZES);
@@ -94,8 +94,8 @@ function validateResourceOverlap(resources: readonly string[], path: string): Fi
     }),
   );
   const errs: FieldError[] = [];
-  if (duplicate) errs.push(field.invalidGoValue(path, goStringSlice(resources), DUPLICATE));
-  if (overlap) errs.push(field.invalidGoValue(path, goStringSlice(resources), OVERLAP));
+  if (duplicate) errs.push(field.invalid(path, goStringSlice(resources), DUPLICATE));
+  if (overlap) errs.push(field.invalid(path, goStringSlice(resources), OVERLAP));
   return errs;
 }
 
@@ -121,14 +121,13 @@ function resourceNameProblem(res: string): string | undefined {
 }
 
 /**
- * Go's `%#v` of a ProviderConfiguration, which holds pointers: absent providers print `(nil)`; for a
- * present one Go prints its address, which means nothing here, so `(…)` stands for it (and never the
- * keys).
+ * Go's `%#v` of a ProviderConfiguration, which holds pointers: absent providers print `(nil)`, present
+ * ones `(…)` for their address (and never the keys).
  */
-function goProvider(p: ProviderConfiguration): string {
-  const ptr = (type: string, v: unknown): string => `(*apiserver.${type})(${v === undefined ? 'nil' : '…'})`;
-  return (
+function goProvider(p: ProviderConfiguration): GoSyntax {
+  const ptr = (type: string, v: unknown): string => goPointer(`apiserver.${type}`, v !== undefined);
+  return new GoSyntax(
     `apiserver.ProviderConfiguration{AESGCM:${ptr('AESConfiguration', p.aesgcm)}, AESCBC:${ptr('AESConfiguration', p.aescbc)}, ` +
-    `Secretbox:${ptr('SecretboxConfiguration', p.secretbox)}, Identity:${ptr('IdentityConfiguration', p.identity)}, KMS:${ptr('KMSConfiguration', p.kms)}}`
+      `Secretbox:${ptr('SecretboxConfiguration', p.secretbox)}, Identity:${ptr('IdentityConfiguration', p.identity)}, KMS:${ptr('KMSConfiguration', p.kms)}}`,
   );
 }

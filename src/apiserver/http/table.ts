@@ -9,7 +9,8 @@
  */
 import { field, fieldErrorString, newBadRequest } from '../../machinery/errors/index.js';
 import type { KubeObject } from '../../api/index.js';
-import type { ResourceInfo, TableColumnDefinition, TablePrinter } from '../registry/strategy.js';
+import type { ResourceInfo, TablePrinter } from '../registry/strategy.js';
+import { defaultTablePrinter } from '../registry/resources/table-helpers.js';
 import { newNotAcceptableMessage } from './errors.js';
 import type { ConvertTarget } from './negotiation.js';
 import { materializeList, StreamedList } from './streaming.js';
@@ -50,31 +51,6 @@ export function tableOptionsFor(target: ConvertTarget, info: ResourceInfo, query
     objectApiVersion: info.group ? `${info.group}/${info.version}` : info.version,
   };
 }
-
-const defaultColumns: TableColumnDefinition[] = [
-  {
-    name: 'Name',
-    type: 'string',
-    format: 'name',
-    description:
-      'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically.',
-    priority: 0,
-  },
-  {
-    name: 'Created At',
-    type: 'date',
-    format: '',
-    description:
-      'CreationTimestamp is a timestamp representing the server time when this object was created. It is represented in RFC3339 form and is in UTC.',
-    priority: 0,
-  },
-];
-
-/** Upstream's default table convertor: Name and Created At, for kinds without a printer (e.g. Scale). */
-export const defaultTablePrinter: TablePrinter = {
-  columns: defaultColumns,
-  row: (obj) => ({ cells: [obj.metadata?.name ?? '', obj.metadata?.creationTimestamp ?? null] }),
-};
 
 type Metadata = NonNullable<KubeObject['metadata']>;
 

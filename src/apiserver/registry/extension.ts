@@ -73,6 +73,14 @@ export interface StorageExtension {
    */
   mutateCreate?: (obj: KubeObject) => void;
   /**
+   * Validating admission of this kind's objects, run after the strategy's validation passed and before
+   * the write, on creates (`old` undefined) and updates of the main resource, dry runs included (where
+   * upstream's generic store calls the `createValidation` / `updateValidation` of the validating
+   * admission plugins: the Priority plugin over PriorityClasses). `old` is the stored object, frozen.
+   * The kind's cache holds every write committed before the request. Throws a StatusError to refuse.
+   */
+  validateAdmission?: (obj: KubeObject, old: KubeObject | undefined) => void;
+  /**
    * Runs before a create's PrepareForCreate and validation (upstream's `Store.BeginCreate`): may change
    * the object (services get cluster IPs and node ports) or throw; returns a function told whether the
    * write succeeded, so that what it reserved is released on failure.

@@ -148,6 +148,12 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   prepareForUpdate(obj: T, old: T): void;
   /** Before an update of the status subresource: keep everything but status from `old`. */
   prepareForStatusUpdate?(obj: T, old: T): void;
+  /**
+   * The kind's `ValidateNameFunc` for `metadata.name` and `generateName` (upstream passes one to
+   * ValidateObjectMeta per kind): absent means `NameIsDNSSubdomain`; RBAC kinds use
+   * `path.IsValidPathSegmentName`, so `system:aggregate-to-edit` is a valid ClusterRole name.
+   */
+  nameValidator?: (name: string) => string[];
   /** Validation of a new object (pkg/apis/<group>/validation); metadata is validated by the store. */
   validate(obj: T): FieldError[];
   /** Validation of an update (immutable fields such as a Deployment's selector). */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fieldErrorString, goStringSlice, newAlreadyExists, newInvalid, newNotFound, newTooManyRequests, field, statusDetails } from './index.js';
+import { newAlreadyExists, newInvalid, newNotFound, newTooManyRequests, field, statusDetails, fieldErrorString, GoSyntax, goPointer, goStringSlice } from './index.js';
 
 test('a core 404 has no details.group, and details comes before code', () => {
   assert.equal(
@@ -29,15 +29,29 @@ test('a core 422 lists its causes after the kind', () => {
   );
 });
 
+test('a 422 message names each distinct error once, as ErrorList.ToAggregate; the causes keep every one', () => {
+  const dup = field.required('rules[0].verbs', 'verbs must contain at least one value');
+  const err = newInvalid({ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' }, 'r', [dup, dup]);
+  assert.equal(err.status.message, 'ClusterRole.rbac.authorization.k8s.io "r" is invalid: rules[0].verbs: Required value: verbs must contain at least one value');
+  assert.equal(err.status.details?.causes?.length, 2);
+});
+
+test('Go-syntax bad values print as %#v does: structs, string slices and pointers', () => {
+  const ref = new GoSyntax('rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"Role", Name:"x"}');
+  assert.equal(fieldErrorString(field.invalid('roleRef', ref, 'cannot change roleRef')), 'roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"Role", Name:"x"}: cannot change roleRef');
+  assert.equal(fieldErrorString(field.invalid('p', goStringSlice(['/a', 'b"c']), 'd')), 'p: Invalid value: []string{"/a", "b\\"c"}: d');
+  assert.equal(`${goPointer('intstr.IntOrString', true)} ${goPointer('v1.LabelSelector', false)}`, '(*intstr.IntOrString)(…) (*v1.LabelSelector)(nil)');
+});
+
 test('details keep a non-nil empty StatusDetails as {} (429 without retry-after)', () => {
   assert.equal(JSON.stringify(newTooManyRequests('slow down', 0).status.details), '{}');
   assert.deepEqual(statusDetails({ name: '', group: '', kind: 'pods', uid: '', causes: [] }), { kind: 'pods' });
 });
 
 test('bad values Go prints with %#v: []string slices, nil and empty', () => {
-  assert.equal(goStringSlice(['v1', 'a"b']), '[]string{"v1", "a\\"b"}');
-  assert.equal(goStringSlice([]), '[]string{}');
-  assert.equal(goStringSlice(undefined), '[]string(nil)');
-  const e = field.invalidGoValue('status.storedVersions', goStringSlice(['v1']), 'must have the storage version v2');
+  assert.equal(goStringSlice(['v1', 'a"b']).text, '[]string{"v1", "a\\"b"}');
+  assert.equal(goStringSlice([]).text, '[]string{}');
+  assert.equal(goStringSlice(undefined).text, '[]string(nil)');
+  const e = field.invalid('status.storedVersions', goStringSlice(['v1']), 'must have the storage version v2');
   assert.equal(fieldErrorString(e), 'status.storedVersions: Invalid value: []string{"v1"}: must have the storage version v2');
 });

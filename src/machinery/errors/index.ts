@@ -303,15 +303,29 @@ export function goQuote(s: string): string {
 }
 
 /**
- * Go's `%#v` of a `[]string`, as upstream prints such a bad value: `[]string{"v1", "v2"}`, and
- * `[]string(nil)` for a nil (absent) slice.
+ * A bad value as Go prints it with `%#v` (structs and slices, which have no `String()`), for the
+ * messages where upstream passes one to `field.Invalid`: `rbac.RoleRef{APIGroup:"x", Kind:"Role", Name:"r"}`.
  */
-export function goStringSlice(values: readonly string[] | undefined): string {
-  return values === undefined ? '[]string(nil)' : `[]string{${values.map(goQuote).join(', ')}}`;
+export class GoSyntax {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Go's `%#v` of a pointer field inside a struct: `(*intstr.IntOrString)(nil)` when absent; for a
+ * present one Go prints its address, which means nothing here, so `(…)` stands for it.
+ */
+export function goPointer(typeName: string, present: boolean): string {
+  return `(*${typeName})(${present ? '…' : 'nil'})`;
+}
+
+/** Go's `%#v` of a `[]string`: `[]string{"secrets", "*."}`, and `[]string(nil)` for a nil (absent) slice. */
+export function goStringSlice(values: readonly string[] | undefined): GoSyntax {
+  return new GoSyntax(values === undefined ? '[]string(nil)' : `[]string{${values.map(goQuote).join(', ')}}`);
 }
 
 /** Renders a bad value the way Go's `%v`/`%q` does in upstream messages: strings quoted, numbers bare. */
 function formatBadValue(v: unknown): string {
+  if (v instanceof GoSyntax) return v.text;
   if (typeof v === 'string') return goQuote(v);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
@@ -356,7 +370,6 @@ export const field = {
    * from {@link goStringSlice}), carried in the detail so the message reads as upstream's
    * (`Invalid value: []string{"v1"}: <detail>`).
    */
-  invalidGoValue: (path: string, rendered: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, badValue: omitValue, detail: `${rendered}: ${detail}` }),
   notSupported: (path: string, value: unknown, valid: readonly string[]): FieldError => ({
     type: 'FieldValueNotSupported',
     field: path,
@@ -383,14 +396,16 @@ export const field = {
 
 /**
  * 422 Invalid: `Deployment.apps "x" is invalid: [spec.replicas: Invalid value: -1: …, …]` (a single
- * error is not bracketed), with one `details.causes` entry per field error.
+ * error is not bracketed), with one `details.causes` entry per field error. The message lists each
+ * distinct error once (`ErrorList.ToAggregate` drops repeated messages); the causes keep them all.
  */
 export function newInvalid(gk: GroupKind, name: string, errs: readonly FieldError[]): StatusError {
   const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field }));
   const kind = groupKindString(gk);
+  const messages = [...new Set(errs.map(fieldErrorString))];
   let message = `${kind} ${JSON.stringify(name)} is invalid`;
-  if (errs.length === 1) message += `: ${fieldErrorString(errs[0] as FieldError)}`;
-  else if (errs.length > 1) message += `: [${errs.map(fieldErrorString).join(', ')}]`;
+  if (messages.length === 1) message += `: ${messages[0] as string}`;
+  else if (messages.length > 1) message += `: [${messages.join(', ')}]`;
   return failure(422, 'Invalid', message, { name, group: gk.group, kind: gk.kind, causes });
 }
 

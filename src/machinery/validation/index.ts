@@ -390,3 +390,52 @@ export function validateLabelSelector(sel: LabelSelector | undefined | null, pat
   });
   return errs;
 }
+
+/** A `metav1.Condition` as it arrives (any field may be missing before validation). */
+export interface MetaCondition {
+  type?: string;
+  status?: string;
+  observedGeneration?: number;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
+const CONDITION_REASON_FMT = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
+const conditionReasonRegexp = new RegExp(`^${CONDITION_REASON_FMT}$`);
+const CONDITION_REASON_ERR_MSG =
+  "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'";
+const MAX_CONDITION_REASON_LEN = 1024;
+const MAX_CONDITION_MESSAGE_LEN = 32 * 1024;
+
+/**
+ * metav1 `ValidateConditions` / `ValidateCondition`: types unique (`Duplicate value`) and qualified
+ * names; status True, False or Unknown; observedGeneration ≥ 0; lastTransitionTime set (`Required
+ * value: must be set`); a reason (`must be set`) in CamelCase-like form of at most 1024 bytes; a message
+ * of at most 32 KiB. E.g. `status.conditions[0].reason: Required value: must be set`.
+ */
+export function validateConditions(conditions: readonly MetaCondition[] | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  (conditions ?? []).forEach((c, i) => {
+    const p = `${path}[${i}]`;
+    const type = c.type ?? '';
+    if (seen.has(type)) errs.push(field.duplicate(`${p}.type`, type));
+    seen.add(type);
+    for (const msg of isQualifiedName(type)) errs.push(field.invalid(`${p}.type`, type, msg));
+    if (!CONDITION_STATUSES.includes(c.status ?? '')) errs.push(field.notSupported(`${p}.status`, c.status ?? '', CONDITION_STATUSES));
+    if ((c.observedGeneration ?? 0) < 0) errs.push(field.invalid(`${p}.observedGeneration`, c.observedGeneration, 'must be greater than or equal to zero'));
+    if (!c.lastTransitionTime) errs.push(field.required(`${p}.lastTransitionTime`, 'must be set'));
+    const reason = c.reason ?? '';
+    if (!reason) errs.push(field.required(`${p}.reason`, 'must be set'));
+    else {
+      if (!conditionReasonRegexp.test(reason)) {
+        errs.push(field.invalid(`${p}.reason`, reason, regexError(CONDITION_REASON_ERR_MSG, CONDITION_REASON_FMT, 'my_name', 'MY_NAME', 'MyName', 'ReasonA,ReasonB', 'ReasonA:ReasonB')));
+      }
+      if (byteLength(reason) > MAX_CONDITION_REASON_LEN) errs.push(field.tooLong(`${p}.reason`, MAX_CONDITION_REASON_LEN));
+    }
+    if (byteLength(c.message ?? '') > MAX_CONDITION_MESSAGE_LEN) errs.push(field.tooLong(`${p}.message`, MAX_CONDITION_MESSAGE_LEN));
+  });
+  return errs;
+}

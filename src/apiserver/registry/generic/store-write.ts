@@ -7,7 +7,7 @@ import type { KubeObject } from '../../../api/index.js';
 import type { PatchType } from '../../../api/request.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
 import { StatusError, field, isAlreadyExists, newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, type FieldError } from '../../../machinery/errors/index.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery/validation/index.js';
+import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaValidationOptions } from '../../../machinery/validation/index.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { StorageError } from '../../../storage/interface.js';
 import { formatTime } from '../../../util/clock/index.js';
@@ -56,9 +56,9 @@ export abstract class WriteStore extends ReadStore {
     this.fillSystemFields(obj);
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = (meta.generateName as string) + randomString(this.opts.rand, 5);
-    const { beginCreate } = this.extension;
+    const { beginCreate, validateAdmission } = this.extension;
+    if (beginCreate || validateAdmission) await this.cacheCaughtUp();
     if (!beginCreate) return this.createChecked(namespace, obj, dryRun, generated);
-    await this.cacheCaughtUp();
     const finish = beginCreate(obj, dryRun);
     try {
       const created = await this.createChecked(namespace, obj, dryRun, generated);
@@ -71,8 +71,9 @@ export abstract class WriteStore extends ReadStore {
   }
 
   /**
-   * Waits until the cache holds every write committed so far, so that begin hooks that derive their
-   * state from the cache (service allocation) see completed deletes and creates.
+   * Waits until the cache holds every write committed so far, so that begin hooks and admission that
+   * derive their state from the cache (service allocation, the one default PriorityClass) see completed
+   * deletes and creates.
    */
   protected cacheCaughtUp(): Promise<void> {
     return this.opts.feed.waitUntilFresh(this.opts.backend.currentRevision());
@@ -82,6 +83,7 @@ export abstract class WriteStore extends ReadStore {
   protected async createChecked(namespace: string | undefined, obj: KubeObject, dryRun: boolean, generated: boolean): Promise<KubeObject> {
     const meta = metaOf(obj);
     this.beforeCreate(obj, namespace);
+    this.extension.validateAdmission?.(obj, undefined);
     // storage.ErrResourceVersionSetOnCreate is not a Status, so upstream leaks it as a 500; a client
     // mistake is a 400 here (ADR 5).
     if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
@@ -114,6 +116,13 @@ export abstract class WriteStore extends ReadStore {
     return new StatusError(status);
   }
 
+  /** ValidateObjectMeta's options for this kind: its scope and its `ValidateNameFunc`. */
+  protected metaValidationOptions(): ObjectMetaValidationOptions {
+    const { namespaced } = this.strategy.info;
+    const { nameValidator } = this.strategy;
+    return nameValidator ? { namespaced, nameValidator } : { namespaced };
+  }
+
   /** `rest.FillObjectMetaSystemFields`: a new uid and creationTimestamp. */
   protected fillSystemFields(obj: KubeObject): void {
     const meta = metaOf(obj);
@@ -142,7 +151,7 @@ export abstract class WriteStore extends ReadStore {
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     this.strategy.prepareForCreate(obj, this.opts.clock.now());
-    const errs = [...validateObjectMeta(meta, { namespaced: this.strategy.info.namespaced }, 'metadata'), ...this.strategy.validate(obj)];
+    const errs = [...validateObjectMeta(meta, this.metaValidationOptions(), 'metadata'), ...this.strategy.validate(obj)];
     if (errs.length > 0) throw newInvalid({ group: this.strategy.info.group, kind: this.strategy.info.kind }, meta.name ?? '', errs);
   }
 
@@ -306,8 +315,8 @@ export abstract class WriteStore extends ReadStore {
     let created = false;
     // The begin hook of the latest attempt (guaranteedUpdate may retry); earlier ones are released.
     let finish: ((success: boolean) => void) | undefined;
-    const { beginCreate, beginUpdate } = this.extension;
-    if (beginUpdate || beginCreate) await this.cacheCaughtUp();
+    const { beginCreate, beginUpdate, validateAdmission } = this.extension;
+    if (beginUpdate || beginCreate || validateAdmission) await this.cacheCaughtUp();
     const begin = (obj: KubeObject, existing: KubeObject | undefined): void => {
       finish?.(false);
       finish = mode !== 'main' ? undefined : existing ? beginUpdate?.(obj, existing, dryRun) : beginCreate?.(obj, dryRun);
@@ -323,6 +332,7 @@ export abstract class WriteStore extends ReadStore {
           created = true;
           this.fillSystemFields(obj);
           this.beforeCreate(obj, namespace);
+          if (mode === 'main') this.extension.validateAdmission?.(obj, undefined);
           delete meta.resourceVersion;
           return { action: 'write', obj };
         }
@@ -341,6 +351,7 @@ export abstract class WriteStore extends ReadStore {
           throw newConflict(this.gr, name);
         }
         this.beforeUpdate(obj, existing, mode, namespace);
+        if (mode === 'main') this.extension.validateAdmission?.(obj, existing);
         if (this.shouldDeleteDuringUpdate(obj, existing)) return { action: 'delete', respond: obj };
         return { action: 'write', obj };
       });
@@ -378,7 +389,7 @@ export abstract class WriteStore extends ReadStore {
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     const errs: FieldError[] = [
-      ...validateObjectMeta(meta, { namespaced: this.strategy.info.namespaced }, 'metadata'),
+      ...validateObjectMeta(meta, this.metaValidationOptions(), 'metadata'),
       ...validateObjectMetaUpdate(meta, oldMeta, 'metadata'),
     ];
     if (mode === 'main') errs.push(...this.strategy.validateUpdate(obj, old));

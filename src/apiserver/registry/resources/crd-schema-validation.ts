@@ -13,7 +13,7 @@
  * expression, and the final NewSchemaValidator build. Bad values that Go prints as a whole schema
  * struct (`%#v` with pointer addresses) are shown as `apiextensions.JSONSchemaProps{…}`.
  */
-import { field, fieldErrorString, goQuote, goStringSlice, type FieldError } from '../../../machinery/errors/index.js';
+import { field, GoSyntax, fieldErrorString, goQuote, goStringSlice, type FieldError } from '../../../machinery/errors/index.js';
 import {
   additionalPropertiesOf,
   flag,
@@ -44,8 +44,8 @@ const MAP_TYPE = 'x-kubernetes-map-type';
 const VALIDATIONS = 'x-kubernetes-validations';
 
 /** Go's `%#v`-ish rendering of a `*string` bad value: `null` or the quoted string. */
-function goStringPtr(s: JSONSchema, key: string): string {
-  return typeof s[key] === 'string' ? goQuote(s[key]) : 'null';
+function goStringPtr(s: JSONSchema, key: string): GoSyntax {
+  return new GoSyntax(typeof s[key] === 'string' ? goQuote(s[key]) : 'null');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,10 +236,10 @@ function validateListAndMapTypes(s: JSONSchema, path: string, errs: FieldError[]
     const is = items.schema;
     const atomic = 'must be atomic as item of a list with x-kubernetes-list-type=set';
     if (text(is, 'type') === 'array' && has(is, LIST_TYPE) && text(is, LIST_TYPE) !== 'atomic') {
-      errs.push(field.invalidGoValue(`${path}.items.${LIST_TYPE}`, goStringPtr(is, LIST_TYPE), atomic));
+      errs.push(field.invalid(`${path}.items.${LIST_TYPE}`, goStringPtr(is, LIST_TYPE), atomic));
     } else if (text(is, 'type') === 'object' && text(is, MAP_TYPE) !== 'atomic') {
       // Upstream reports the items' list type (not their map type) as the bad value.
-      errs.push(field.invalidGoValue(`${path}.items.${MAP_TYPE}`, goStringPtr(is, LIST_TYPE), atomic));
+      errs.push(field.invalid(`${path}.items.${MAP_TYPE}`, goStringPtr(is, LIST_TYPE), atomic));
     }
   }
   if (listType !== undefined && !['atomic', 'set', 'map'].includes(listType)) errs.push(field.notSupported(`${path}.${LIST_TYPE}`, listType, ['atomic', 'set', 'map']));
@@ -258,7 +258,7 @@ function validateListMap(s: JSONSchema, keys: string[], path: string, errs: Fiel
   const items = itemsOf(s);
   if (keys.length === 0) errs.push(field.required(`${path}.${LIST_MAP_KEYS}`, 'must not be empty if x-kubernetes-list-type is map'));
   if (!items) errs.push(field.required(`${path}.items`, 'must have a schema if x-kubernetes-list-type is map'));
-  else if (!items.schema) errs.push(field.invalidGoValue(`${path}.items`, 'apiextensions.JSONSchemaPropsOrArray{…}', 'must only have a single schema if x-kubernetes-list-type is map'));
+  else if (!items.schema) errs.push(field.invalid(`${path}.items`, new GoSyntax('apiextensions.JSONSchemaPropsOrArray{…}'), 'must only have a single schema if x-kubernetes-list-type is map'));
   const is = items?.schema;
   if (!is) return;
   const itemType = text(is, 'type');
@@ -270,12 +270,12 @@ function validateListMap(s: JSONSchema, keys: string[], path: string, errs: Fiel
   const seen = new Set<string>();
   for (const k of keys) {
     const p = props.get(k);
-    if (!p) errs.push(field.invalidGoValue(`${path}.${LIST_MAP_KEYS}`, goStringSlice(keys), 'entries must all be names of item properties'));
+    if (!p) errs.push(field.invalid(`${path}.${LIST_MAP_KEYS}`, goStringSlice(keys), 'entries must all be names of item properties'));
     else if (text(p, 'type') === 'array' || text(p, 'type') === 'object') {
       // Upstream reports the item's type (`object`) as the bad value.
       errs.push(field.invalid(`${path}.items.properties[${k}].type`, itemType, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
     }
-    if (seen.has(k)) errs.push(field.invalidGoValue(`${path}.${LIST_MAP_KEYS}`, goStringSlice(keys), 'must not contain duplicate entries'));
+    if (seen.has(k)) errs.push(field.invalid(`${path}.${LIST_MAP_KEYS}`, goStringSlice(keys), 'must not contain duplicate entries'));
     seen.add(k);
   }
 }
@@ -395,7 +395,7 @@ function validateRootWithStatus(schema: JSONSchema, path: string, errs: FieldErr
     }
     if (!ALLOWED_AT_ROOT_WITH_STATUS.includes(go)) {
       const detail = `only [${ALLOWED_AT_ROOT_WITH_STATUS.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`;
-      errs.push(field.invalidGoValue(`${path}.openAPIV3Schema`, 'apiextensions.JSONSchemaProps{…}', detail));
+      errs.push(field.invalid(`${path}.openAPIV3Schema`, new GoSyntax('apiextensions.JSONSchemaProps{…}'), detail));
       return;
     }
   }

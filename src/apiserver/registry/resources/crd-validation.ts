@@ -23,7 +23,7 @@
  * on create, so updates are validated as creates, plus the update rules.
  */
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames, CustomResourceDefinitionVersion } from '../../../api/index.js';
-import { field, goQuote, goStringSlice, type FieldError } from '../../../machinery/errors/index.js';
+import { field, GoSyntax, goQuote, goStringSlice, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../../machinery/validation/index.js';
 import { has, isObject, schemaHas, schemaList, strings, structuralConversionError, text, validFieldPath, type JSONSchema } from './crd-schema.js';
 import { validateCustomResourceValidation } from './crd-schema-validation.js';
@@ -84,8 +84,8 @@ function goList(type: string, items: unknown, render: (x: JSONSchema) => string)
 }
 
 /** Go's `%#v` of the internal `spec.Versions`, the bad value of the versions-wide errors. */
-function goVersions(layout: Layout): string {
-  if (layout.versions.length === 0) return '[]apiextensions.CustomResourceDefinitionVersion(nil)';
+function goVersions(layout: Layout): GoSyntax {
+  if (layout.versions.length === 0) return new GoSyntax('[]apiextensions.CustomResourceDefinitionVersion(nil)');
   const render = (v: Version): string => {
     const own = (key: keyof Layout['shared']): unknown => (layout.shared[key] ? undefined : v[key]);
     const columns = goList('apiextensions.CustomResourceColumnDefinition', own('additionalPrinterColumns'), (c) => {
@@ -101,7 +101,7 @@ function goVersions(layout: Layout): string {
       `AdditionalPrinterColumns:${columns}, SelectableFields:${selectable}}`
     );
   };
-  return `[]apiextensions.CustomResourceDefinitionVersion{${layout.versions.map(render).join(', ')}}`;
+  return new GoSyntax(`[]apiextensions.CustomResourceDefinitionVersion{${layout.versions.map(render).join(', ')}}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +269,7 @@ function validateConversionReviewVersions(versions: string[], path: string): Fie
     for (const msg of isDNS1035Label(v)) errs.push(field.invalid(`${path}[${i}]`, v, msg));
   });
   if (!versions.some((v) => ACCEPTED_CONVERSION_REVIEW_VERSIONS.includes(v))) {
-    errs.push(field.invalidGoValue(path, goStringSlice(versions), `must include at least one of ${ACCEPTED_CONVERSION_REVIEW_VERSIONS.join(', ')}`));
+    errs.push(field.invalid(path, goStringSlice(versions), `must include at least one of ${ACCEPTED_CONVERSION_REVIEW_VERSIONS.join(', ')}`));
   }
   return errs;
 }
@@ -374,10 +374,10 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
     errs.push(...validateVersion(v, i, statusEnabledFor(v, layout), layout));
   });
   if (new Set(versions.map((v) => v.name ?? '')).size !== versions.length) {
-    errs.push(field.invalidGoValue('spec.versions', goVersions(layout), 'must contain unique version names'));
+    errs.push(field.invalid('spec.versions', goVersions(layout), 'must contain unique version names'));
   }
   if (versions.filter((v) => v.storage === true).length !== 1) {
-    errs.push(field.invalidGoValue('spec.versions', goVersions(layout), 'must have exactly one version marked as storage version'));
+    errs.push(field.invalid('spec.versions', goVersions(layout), 'must have exactly one version marked as storage version'));
   }
   const firstName = versions[0]?.name ?? '';
   const badFirst = versions.length > 0 ? dns1035(firstName) : undefined;
@@ -403,13 +403,13 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
  */
 export function validateStoredVersions(storedVersions: string[] | undefined, versions: Version[]): FieldError[] {
   const path = 'status.storedVersions';
-  if (!storedVersions || storedVersions.length === 0) return [field.invalidGoValue(path, goStringSlice(storedVersions), 'must have at least one stored version')];
+  if (!storedVersions || storedVersions.length === 0) return [field.invalid(path, goStringSlice(storedVersions), 'must have at least one stored version')];
   const errs: FieldError[] = [];
   const remaining = new Map(storedVersions.map((v, i) => [v, i]));
   for (const v of versions) {
     const name = v.name ?? '';
     const stored = remaining.has(name);
-    if (v.storage === true && !stored) errs.push(field.invalidGoValue(path, goStringSlice(storedVersions), `must have the storage version ${name}`));
+    if (v.storage === true && !stored) errs.push(field.invalid(path, goStringSlice(storedVersions), `must have the storage version ${name}`));
     remaining.delete(name);
   }
   for (const [v, i] of remaining) {

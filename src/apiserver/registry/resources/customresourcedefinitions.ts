@@ -23,7 +23,7 @@ import type { CustomResourceDefinition, CustomResourceDefinitionSpec } from '../
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionStatusUpdate, validateCustomResourceDefinitionUpdate, versionsOf } from './crd-validation.js';
 import { bumpGenerationIf, resetField, semanticDeepEqual, type ApiObject } from './helpers.js';
-import { DEFAULT_TABLE } from './table-helpers.js';
+import { defaultTablePrinter } from './table-helpers.js';
 
 type CustomResourceDefinitionObject = ApiObject<CustomResourceDefinition>;
 
@@ -91,5 +91,5 @@ export const customResourceDefinitionStrategy: ResourceStrategy<CustomResourceDe
   allowUnconditionalUpdate: false,
   defaultGarbageCollectionPolicy: 'Background',
   fieldSelectors: {},
-  table: DEFAULT_TABLE,
+  table: defaultTablePrinter,
 };

@@ -65,6 +65,12 @@ export function validatePositiveIntOrPercent(v: IntOrString | undefined, path: s
   return validateNonnegativeField(v ?? 0, path);
 }
 
+/** `IsNotMoreThan100Percent`: a percent string above `100%` (`must not be greater than 100%`); ints pass. */
+export function isNotMoreThan100Percent(v: IntOrString | undefined, path: string): FieldError[] {
+  const pct = percentValue(v);
+  return pct !== undefined && pct > 100 ? [field.invalid(path, v, 'must not be greater than 100%')] : [];
+}
+
 /** `ValidateDeploymentStrategy` with `ValidateRollingUpdateDeployment`. */
 function validateDeploymentStrategy(strategy: DeploymentStrategy | undefined, path: string): FieldError[] {
   const s = strategy ?? {};
@@ -80,8 +86,7 @@ function validateDeploymentStrategy(strategy: DeploymentStrategy | undefined, pa
       if (intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
         errs.push(field.invalid(`${p}.maxUnavailable`, ru.maxUnavailable ?? 0, 'may not be 0 when `maxSurge` is 0'));
       }
-      const pct = percentValue(ru.maxUnavailable);
-      if (pct !== undefined && pct > 100) errs.push(field.invalid(`${p}.maxUnavailable`, ru.maxUnavailable, 'must not be greater than 100%'));
+      errs.push(...isNotMoreThan100Percent(ru.maxUnavailable, `${p}.maxUnavailable`));
       return errs;
     }
     case undefined:

@@ -1,13 +1,15 @@
 /**
  * Small pieces the per-kind strategies share: writable object types, semantic
- * equality of API values, generation bumps, field resets, selector strings, immutable-field errors
- * and the scale subresource of replicated workloads.
+ * equality of API values, generation bumps, field resets, selector strings, immutable-field errors,
+ * the scale subresource of replicated workloads and the objects a kind creates at start-up.
  */
 import type { KubeObject, LabelSelector, ObjectMeta } from '../../../api/index.js';
-import { field, type FieldError } from '../../../machinery/errors/index.js';
+import { field, isAlreadyExists, type FieldError } from '../../../machinery/errors/index.js';
 import { selectorFromLabelSelector } from '../../../machinery/labels/index.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
 import { semanticDeepEqual } from '../../../machinery/meta/index.js';
+import type { StorageContext, StorageExtension } from '../extension.js';
+import type { Store } from '../generic/store.js';
 import type { ScaleStrategy } from '../strategy.js';
 
 export { semanticDeepEqual };
@@ -84,3 +86,25 @@ export function replicasScaleWith<T extends ReplicatedObject>(selector: (obj: T)
 
 /** The scale of an apps/v1 workload: its label selector's string form as `status.selector`. */
 export const replicasScale: ScaleStrategy<ReplicatedObject & { spec?: { selector?: LabelSelector } }> = replicasScaleWith((obj) => labelSelectorString(obj.spec?.selector));
+
+/**
+ * Creates each of `objects` that `store` does not hold yet (by namespace and name), leaving existing
+ * ones as they are: upstream's post-start hooks that ensure the system PriorityClasses and the RBAC
+ * bootstrap policy (pkg/registry/scheduling/rest/storage_scheduling.go, pkg/registry/rbac/rest/
+ * storage_rbac.go). A concurrent creation by another API server is not an error.
+ */
+export async function createMissing(store: Store, objects: readonly { metadata?: ObjectMeta }[]): Promise<void> {
+  for (const obj of objects) {
+    if (store.cached(obj.metadata?.namespace, obj.metadata?.name ?? '')) continue;
+    try {
+      await store.create(obj.metadata?.namespace, obj, {}, []);
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+  }
+}
+
+/** A kind's storage extension that only creates `objects` at start-up when missing (see {@link createMissing}). */
+export function bootstrapStorage(objects: readonly { metadata?: ObjectMeta }[]): (ctx: StorageContext) => StorageExtension {
+  return ({ store }) => ({ bootstrap: () => createMissing(store, objects) });
+}

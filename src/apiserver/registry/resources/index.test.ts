@@ -34,13 +34,30 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'core/v1/services',
       'discovery.k8s.io/v1/endpointslices',
       'events.k8s.io/v1/events',
+      'node.k8s.io/v1/runtimeclasses',
+      'policy/v1/poddisruptionbudgets',
+      'rbac.authorization.k8s.io/v1/clusterrolebindings',
+      'rbac.authorization.k8s.io/v1/clusterroles',
+      'rbac.authorization.k8s.io/v1/rolebindings',
+      'rbac.authorization.k8s.io/v1/roles',
       'scheduling.k8s.io/v1/priorityclasses',
     ],
   );
   const resources = (pick: (s: (typeof servedStrategies)[number]) => unknown) => [...new Set(servedStrategies.filter(pick).map((s) => s.info.resource))].sort();
   assert.deepEqual(resources((s) => s.info.categories.includes('all')), ['daemonsets', 'deployments', 'horizontalpodautoscalers', 'pods', 'replicasets', 'replicationcontrollers', 'services']);
   assert.deepEqual(resources((s) => s.scale), ['deployments', 'replicasets', 'replicationcontrollers']);
-  assert.deepEqual(resources((s) => s.allowCreateOnUpdate), ['endpoints', 'events', 'leases', 'limitranges', 'services']);
+  assert.deepEqual(resources((s) => s.allowCreateOnUpdate), [
+    'clusterrolebindings',
+    'clusterroles',
+    'endpoints',
+    'events',
+    'leases',
+    'limitranges',
+    'rolebindings',
+    'roles',
+    'runtimeclasses',
+    'services',
+  ]);
   // ReplicationControllers keep v1's Orphan default, from before server-side garbage collection.
   assert.deepEqual(resources((s) => s.defaultGarbageCollectionPolicy !== 'Background'), ['replicationcontrollers']);
   assert.equal(replicationControllerStrategy.defaultGarbageCollectionPolicy, 'Orphan');

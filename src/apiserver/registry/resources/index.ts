@@ -30,6 +30,10 @@ import { podTemplateStrategy } from './podtemplates.js';
 import { replicationControllerStrategy } from './replicationcontrollers.js';
 import { resourceQuotaStrategy } from './resourcequotas.js';
 import { limitRangeStrategy } from './limitranges.js';
+import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
+import { clusterRoleStrategy, roleStrategy } from './roles.js';
+import { clusterRoleBindingStrategy, roleBindingStrategy } from './rolebindings.js';
+import { runtimeClassStrategy } from './runtimeclasses.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
@@ -38,6 +42,7 @@ export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStra
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
 export { limitRangeStrategy, podTemplateStrategy, replicationControllerStrategy, resourceQuotaStrategy };
 export { customResourceDefinitionStrategy };
+export { clusterRoleBindingStrategy, clusterRoleStrategy, podDisruptionBudgetStrategy, roleBindingStrategy, roleStrategy, runtimeClassStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -77,4 +82,11 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(resourceQuotaStrategy),
   erase(limitRangeStrategy),
   erase(customResourceDefinitionStrategy),
+  erase(runtimeClassStrategy),
+  erase(podDisruptionBudgetStrategy),
+  // ClusterRoles before the bindings that refer to them (bootstrap order).
+  erase(clusterRoleStrategy),
+  erase(clusterRoleBindingStrategy),
+  erase(roleStrategy),
+  erase(roleBindingStrategy),
 ];

@@ -22,7 +22,7 @@ import type { StorageContext, StorageExtension } from '../extension.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import type { ApiObject } from './helpers.js';
 import { invalidQuantity, isOvercommitAllowed, isStandardLimitRangeType, parseQuantityAt, validateContainerResourceName, validateResourceName } from './resource-names.js';
-import { DEFAULT_TABLE } from './table-helpers.js';
+import { defaultTablePrinter } from './table-helpers.js';
 
 type LimitRangeObject = ApiObject<LimitRange>;
 type Quantities = Record<string, string | number>;
@@ -175,5 +175,5 @@ export const limitRangeStrategy: ResourceStrategy<LimitRangeObject> = {
   defaultGarbageCollectionPolicy: 'Background',
   fieldSelectors: {},
   storage: limitRangeStorage,
-  table: DEFAULT_TABLE,
+  table: defaultTablePrinter,
 };

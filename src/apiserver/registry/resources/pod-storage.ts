@@ -82,10 +82,11 @@ async function bindPod(store: Store, clock: Clock, namespace: string | undefined
 
 /**
  * POST pods/<name>/eviction with a policy/v1 Eviction `{metadata: {name}, deleteOptions?}` (what
- * `kubectl drain` sends; pkg/registry/core/pod/storage/eviction.go). No PodDisruptionBudgets are
- * served, so every eviction is allowed: a pod that is not finished gets the condition
- * DisruptionTarget (reason `EvictionByEvictionAPI`, message `Eviction API: evicting`), then it is
- * deleted with the Eviction's deleteOptions (graceful, as any delete). Answers the Status Success
+ * `kubectl drain` sends; pkg/registry/core/pod/storage/eviction.go). PodDisruptionBudgets are served
+ * but not consulted (no disruption controller keeps their status), so every eviction is allowed: a
+ * pod that is not finished gets the condition DisruptionTarget (reason `EvictionByEvictionAPI`,
+ * message `Eviction API: evicting`), then it is deleted with the Eviction's deleteOptions (graceful,
+ * as any delete). Answers the Status Success
  * (code 201) upstream's create handler returns. A missing pod → 404; a name that differs from the
  * URL's → 400.
  */

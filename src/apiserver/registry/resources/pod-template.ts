@@ -233,7 +233,7 @@ function validateContainerPorts(ports: NonNullable<Container['ports']>, path: st
  * canonical quantity form); non-overcommittable resources (hugepages, extended) need request == limit
  * and a limit. Quantities compare in milli-units.
  */
-function validateResourceRequirements(r: NonNullable<Container['resources']>, path: string): FieldError[] {
+export function validateResourceRequirements(r: NonNullable<Container['resources']>, path: string): FieldError[] {
   const limits = (r.limits ?? {}) as Record<string, string | number>;
   const requests = (r.requests ?? {}) as Record<string, string | number>;
   const errs = validateResourceList(limits, `${path}.limits`, validateContainerResourceName);

@@ -1,11 +1,16 @@
 /**
  * PriorityClass defaulting and validation (pkg/apis/scheduling/validation/validation_test.go cases:
- * reserved `system-` names, the user-definable maximum, immutable value), and the table row.
+ * reserved `system-` names, the user-definable maximum, immutable value), the table row, and the
+ * Priority admission plugin's single global default.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PriorityClass } from '../../../api/index.js';
-import { HIGHEST_USER_DEFINABLE_PRIORITY, priorityClassStrategy, validatePriorityClass } from './priorityclasses.js';
+import { newClientset } from '../../../client/index.js';
+import type { StatusError } from '../../../machinery/errors/index.js';
+import { newTestServer, rejectsWithStatus } from '../../testing/fixtures.js';
+import { servedStrategies } from './index.js';
+import { admitPriorityClass, HIGHEST_USER_DEFINABLE_PRIORITY, priorityClassStrategy, validatePriorityClass } from './priorityclasses.js';
 
 const pc = (name: string, value: number, extra: Partial<PriorityClass> = {}): PriorityClass => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, ...extra });
 const msgs = (errs: { field: string; type: string; detail?: string }[]): string[] => errs.map((e) => `${e.field}: ${e.type}: ${e.detail ?? ''}`);
@@ -38,4 +43,31 @@ test('the table row: NAME VALUE GLOBAL-DEFAULT AGE PREEMPTIONPOLICY', () => {
   );
   assert.deepEqual(row.cells, ['gold', 1000, true, '2m', 'Never']);
   assert.deepEqual(priorityClassStrategy.table.columns.map((c) => c.name), ['Name', 'Value', 'Global-Default', 'Age', 'PreemptionPolicy']);
+});
+
+test('Priority admission: one globalDefault class (plugin/pkg/admission/priority/admission_test.go TestPriorityClassAdmission)', () => {
+  const forbidden = (fn: () => void, message: string): void =>
+    assert.throws(fn, (err: StatusError) => err.code === 403 && err.reason === 'Forbidden' && err.message === message);
+  const a = pc('a', 10, { globalDefault: true });
+  const b = pc('b', 5, { globalDefault: true });
+  admitPriorityClass(a, undefined, [pc('c', 1)]);
+  admitPriorityClass(pc('b', 5), undefined, [a]);
+  forbidden(() => admitPriorityClass(b, undefined, [a]), 'priorityclasses.scheduling.k8s.io "b" is forbidden: PriorityClass a is already marked as default. Only one default can exist');
+  forbidden(() => admitPriorityClass(b, pc('b', 5), [a, pc('b', 5)]), 'priorityclasses.scheduling.k8s.io "b" is forbidden: PriorityClass a is already marked as default. Only one default can exist');
+  admitPriorityClass({ ...a, description: 'still the default' }, a, [a]);
+  // After a race two defaults may exist: the one with the smallest value is the default.
+  forbidden(() => admitPriorityClass(pc('c', 1, { globalDefault: true }), undefined, [a, b]), 'priorityclasses.scheduling.k8s.io "c" is forbidden: PriorityClass b is already marked as default. Only one default can exist');
+});
+
+test('a server runs the admission after validation, on dry runs and on patches', async () => {
+  const { server } = await newTestServer({ strategies: servedStrategies });
+  const classes = newClientset(server.inProcessTransport()).scheduling.priorityClasses();
+  await classes.create(pc('first', 10, { globalDefault: true }));
+  const message = 'priorityclasses.scheduling.k8s.io "second" is forbidden: PriorityClass first is already marked as default. Only one default can exist';
+  await rejectsWithStatus(classes.create(pc('second', 20, { globalDefault: true }), { dryRun: true }), 403, message);
+  await rejectsWithStatus(classes.create(pc('second', HIGHEST_USER_DEFINABLE_PRIORITY + 1, { globalDefault: true })), 422, /maximum allowed value/);
+  await classes.create(pc('second', 20));
+  await rejectsWithStatus(classes.patch('second', 'application/merge-patch+json', { globalDefault: true }), 403, message);
+  await classes.patch('first', 'application/merge-patch+json', { description: 'd', globalDefault: true });
+  await server.close();
 });

@@ -5,16 +5,16 @@
  * validation/validation.go (ValidatePriorityClass, ValidatePriorityClassUpdate), pkg/apis/scheduling/
  * helpers.go (SystemPriorityClasses, IsKnownSystemPriorityClass), pkg/registry/scheduling/rest/
  * storage_scheduling.go (the system classes created at start-up), pkg/printers/internalversion/
- * printers.go (printPriorityClass).
- *
- * Not done here: the Priority admission plugin's check that only one class is `globalDefault`.
+ * printers.go (printPriorityClass), plugin/pkg/admission/priority/admission.go (validatePriorityClass:
+ * the Priority admission plugin allows one `globalDefault` class).
  */
 import { PRIORITY_CLASSES } from '../../../api/catalogue/index.js';
 import type { PriorityClass } from '../../../api/index.js';
-import { field, isAlreadyExists, type FieldError } from '../../../machinery/errors/index.js';
+import { field, newForbidden, type FieldError } from '../../../machinery/errors/index.js';
+import { getDefaultPriorityClass } from '../../admission/pod-admission.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
-import { validateImmutableField, type ApiObject } from './helpers.js';
+import { createMissing, validateImmutableField, type ApiObject } from './helpers.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type PriorityClassObject = ApiObject<PriorityClass>;
@@ -72,19 +72,33 @@ function validatePriorityClassUpdate(pc: PriorityClass, old: PriorityClass): Fie
   return [...errs, ...validateImmutableField(pc.preemptionPolicy, old.preemptionPolicy, 'preemptionPolicy')];
 }
 
-/** The system classes, created when missing (storage_scheduling.go's post-start hook). */
+/**
+ * The Priority admission plugin's `validatePriorityClass`, run after validation: a class marked
+ * `globalDefault` is refused (403) while another one is the default — on create whatever the names, on
+ * update unless it is the default itself: `priorityclasses.scheduling.k8s.io "b" is forbidden:
+ * PriorityClass a is already marked as default. Only one default can exist`.
+ */
+export function admitPriorityClass(pc: PriorityClass, old: PriorityClass | undefined, classes: Iterable<PriorityClass>): void {
+  if (!pc.globalDefault) return;
+  const current = getDefaultPriorityClass(classes);
+  if (!current) return;
+  const name = pc.metadata?.name ?? '';
+  const currentName = current.metadata?.name ?? '';
+  if (old === undefined || currentName !== name) {
+    throw newForbidden(
+      { group: PRIORITY_CLASSES.group, resource: PRIORITY_CLASSES.resource },
+      name,
+      `PriorityClass ${currentName} is already marked as default. Only one default can exist`,
+    );
+  }
+}
+
+/** The system classes, created when missing (storage_scheduling.go's post-start hook), and the Priority plugin's admission. */
 function priorityClassStorage({ store }: StorageContext): StorageExtension {
   return {
-    bootstrap: async () => {
-      for (const pc of SYSTEM_PRIORITY_CLASSES) {
-        if (store.cached(undefined, pc.metadata?.name ?? '')) continue;
-        try {
-          await store.create(undefined, pc, {}, []);
-        } catch (err) {
-          if (!isAlreadyExists(err)) throw err;
-        }
-      }
-    },
+    bootstrap: () => createMissing(store, SYSTEM_PRIORITY_CLASSES),
+    validateAdmission: (pc, old) =>
+      admitPriorityClass(pc as unknown as PriorityClass, old as unknown as PriorityClass | undefined, store.cachedObjects() as unknown as PriorityClass[]),
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Container } from '../../../api/index.js';
 import { formatTime, parseTime } from '../../../util/clock/index.js';
-import type { TableColumnDefinition } from '../strategy.js';
+import type { TableColumnDefinition, TablePrinter } from '../strategy.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -94,12 +94,6 @@ export const NAME_COLUMN: TableColumnDefinition = column('Name', 'string', NAME_
 /** The `Age` column. */
 export const AGE_COLUMN: TableColumnDefinition = column('Age', 'string', AGE_DESCRIPTION);
 /**
- * The `Created At` column of upstream's default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go):
- * the creation timestamp in RFC 3339, as a `date`.
- */
-export const CREATED_AT_COLUMN: TableColumnDefinition = column('Created At', 'date', AGE_DESCRIPTION);
-
-/**
  * The `Created At` cell: `creationTimestamp.Time.UTC().Format(time.RFC3339)`, so a missing timestamp
  * prints Go's zero time.
  */
@@ -108,16 +102,27 @@ export function createdAtCell(timestamp: string | null | undefined): string {
   return t === undefined ? '0001-01-01T00:00:00Z' : formatTime(t);
 }
 
-/**
- * Upstream's default table for kinds without a printer of their own (LimitRanges, CRDs): Name and
- * Created At (k8s.io/apiserver pkg/registry/rest/table.go).
- */
-export const DEFAULT_TABLE: { columns: TableColumnDefinition[]; row: (obj: { metadata?: { name?: string; creationTimestamp?: string | null } }) => { cells: unknown[] } } = {
-  columns: [NAME_COLUMN, CREATED_AT_COLUMN],
-  row: (obj) => ({ cells: [obj.metadata?.name ?? '', createdAtCell(obj.metadata?.creationTimestamp)] }),
-};
-
 /** The wide-only `Containers` column of workload printers. */
 export const CONTAINERS_COLUMN: TableColumnDefinition = column('Containers', 'string', 'Names of each container in the template.', 1);
 /** The wide-only `Images` column of workload printers. */
 export const IMAGES_COLUMN: TableColumnDefinition = column('Images', 'string', 'Images referenced by each container in the template.', 1);
+
+/**
+ * Upstream's default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go): Name and Created At
+ * (the RFC 3339 creationTimestamp), for kinds printers.go has no printer for (Roles, ClusterRoles,
+ * LimitRanges, CRDs) and
+ * for subresources such as scale.
+ */
+export const defaultTablePrinter: TablePrinter = {
+  columns: [
+    column(
+      'Name',
+      'string',
+      'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically.',
+      0,
+      'name',
+    ),
+    column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is represented in RFC3339 form and is in UTC.'),
+  ],
+  row: (obj) => ({ cells: [obj.metadata?.name ?? '', createdAtCell(obj.metadata?.creationTimestamp)] }),
+};
