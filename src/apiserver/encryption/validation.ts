@@ -5,6 +5,7 @@
  * `kms` provider is refused outright.
  */
 import { field, type FieldError } from '../../machinery/errors/index.js';
+import { goStrings, invalidGoValue } from '../../machinery/errors/go-repr.js';
 import { AES_KEY_SIZES, SECRETBOX_KEY_SIZE } from '../../storage/value/index.js';
 import { parseGroupResource, type EncryptionConfiguration, type Key, type ProviderConfiguration } from './types.js';
 
@@ -118,19 +119,6 @@ function resourceNameProblem(res: string): string | undefined {
   if (gr.group === 'extensions') return EXTENSIONS_GROUP;
   if (gr.group === '*' && gr.resource !== '*') return ACROSS_GROUPS;
   return undefined;
-}
-
-/**
- * `field.Invalid` whose bad value Go prints with `%#v` (a struct or a slice): `rendered` is that text,
- * carried in the detail so the message reads as upstream's (`Invalid value: <rendered>: <detail>`).
- */
-function invalidGoValue(path: string, rendered: string, detail: string): FieldError {
-  return field.invalidOmitValue(path, `${rendered}: ${detail}`);
-}
-
-/** Go's `%#v` of a `[]string`: `[]string{"secrets", "*."}`. */
-function goStrings(values: readonly string[]): string {
-  return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
 }
 
 /**
