@@ -199,7 +199,9 @@ export class FuzzServer {
    */
   private seedObject(t: Target, name: string, ns: string | undefined): Record<string, unknown> {
     const obj = JSON.parse(JSON.stringify(t.seed).replaceAll('"fz"', JSON.stringify(name))) as Record<string, unknown>;
-    obj.metadata = { ...(obj.metadata as object | undefined), name, ...(ns ? { namespace: ns } : {}) };
+    // A review's metadata must be empty (SubjectAccessReview validation): it gets no name.
+    const named = t.strategy.review ? {} : { name };
+    obj.metadata = { ...(obj.metadata as object | undefined), ...named, ...(ns ? { namespace: ns } : {}) };
     return obj;
   }
 

@@ -76,4 +76,16 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     endpoints: [{ addresses: ['10.0.0.1'] }],
     ports: [{ port: 80 }],
   },
+  'authentication.k8s.io/tokenreviews': { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'not-the-token', audiences: ['fz'] } },
+  'authorization.k8s.io/subjectaccessreviews': {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SubjectAccessReview',
+    spec: { user: 'someone', groups: ['system:authenticated'], resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default', labelSelector: { rawSelector: 'app=fz' } } },
+  },
+  'authorization.k8s.io/localsubjectaccessreviews': {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'LocalSubjectAccessReview',
+    spec: { user: 'someone', resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default', fieldSelector: { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n1'] }] } } },
+  },
+  'authorization.k8s.io/selfsubjectrulesreviews': { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'default' } },
 };

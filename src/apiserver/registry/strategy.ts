@@ -12,6 +12,7 @@
 import type { FieldError } from '../../machinery/errors/index.js';
 import type { KubeObject } from '../../api/index.js';
 import type { KindDescriptor } from '../../api/catalogue/index.js';
+import type { TokenAuthenticator } from '../authn/index.js';
 import type { StorageContext, StorageExtension } from './extension.js';
 
 /** How a resource appears in discovery (apidiscovery v2 and legacy APIResourceList). */
@@ -187,11 +188,19 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   /** Present when this strategy serves another version of a stored resource (see {@link ViewOf}). */
   view?: ViewOf;
   /**
-   * Present for create-only review kinds (SelfSubjectAccessReview, SelfSubjectReview): the response
-   * to a create, computed from the decoded, defaulted and validated request. Nothing is stored, and
-   * every other verb answers 405 (upstream's review REST storage implements only Create).
+   * Present for create-only review kinds (TokenReview, SubjectAccessReview, SelfSubjectRulesReview …):
+   * the response to a create, computed from the decoded, defaulted and validated request; it may
+   * throw a StatusError as upstream's REST Create does (400 for a TokenReview without a token).
+   * Nothing is stored, and every other verb answers 405 (upstream's review REST storage implements
+   * only Create).
    */
-  review?(obj: T): T;
+  review?(obj: T, ctx: ReviewContext): T;
+}
+
+/** What a review is answered with besides the request. */
+export interface ReviewContext {
+  /** The server's token authenticator (TokenReview); undefined when the server authenticates no one. */
+  authenticator: TokenAuthenticator | undefined;
 }
 
 /**

@@ -7,7 +7,14 @@ import type { KubeObject } from '../../../api/index.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { controllerRevisionStrategy } from './controllerrevisions.js';
 import { daemonSetStrategy } from './daemonsets.js';
-import { selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy } from './reviews.js';
+import {
+  localSubjectAccessReviewStrategy,
+  selfSubjectAccessReviewStrategy,
+  selfSubjectReviewStrategy,
+  selfSubjectRulesReviewStrategy,
+  subjectAccessReviewStrategy,
+  tokenReviewStrategy,
+} from './reviews.js';
 import { deploymentStrategy } from './deployments.js';
 import { eventStrategy } from './events.js';
 import { eventsV1Strategy } from './events-v1.js';
@@ -31,6 +38,7 @@ export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, no
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
+export { localSubjectAccessReviewStrategy, selfSubjectRulesReviewStrategy, subjectAccessReviewStrategy, tokenReviewStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -65,4 +73,8 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  tokenReviewStrategy,
+  subjectAccessReviewStrategy,
+  localSubjectAccessReviewStrategy,
+  selfSubjectRulesReviewStrategy,
 ];
