@@ -87,6 +87,8 @@ export class ApiServer {
   private readonly rand: Rand;
   private compactionTimer: Timer | undefined;
   private closed = false;
+  /** The `resourcesChanged` hooks of the last add or remove (see {@link resourcesSynced}). */
+  private resourcesChanging: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? realClock;
@@ -110,6 +112,7 @@ export class ApiServer {
       rand: this.rand,
       admitCreate: (ns, name, gr) => this.admitCreate(ns, name, gr),
       storeOf: (group, resource) => this.stores.get(storeKey({ group, resource })),
+      servedResources: () => this.strategies.map((s) => s.info),
       admitDelete: (name, gr) => {
         for (const plugin of this.admissionPlugins) plugin.admitDelete(name, gr);
       },
@@ -179,13 +182,14 @@ export class ApiServer {
     if (strategy.view) {
       this.installView(strategy, strategy.view);
       this.strategies = [...this.strategies, strategy];
-      return;
+    } else {
+      const cache = await this.feed.addLiveCache(resourcePrefix(strategy.info), rootTypeOf(strategy));
+      if (this.routes.has(key)) throw new Error(`${key} is already served`);
+      const store = this.install(strategy, cache);
+      this.strategies = [...this.strategies, strategy];
+      await store.extension.bootstrap?.();
     }
-    const cache = await this.feed.addLiveCache(resourcePrefix(strategy.info), rootTypeOf(strategy));
-    if (this.routes.has(key)) throw new Error(`${key} is already served`);
-    const store = this.install(strategy, cache);
-    this.strategies = [...this.strategies, strategy];
-    await store.extension.bootstrap?.();
+    await this.resourcesChanged();
   }
 
   /**
@@ -210,7 +214,23 @@ export class ApiServer {
       this.refreshAdmission();
       if (![...this.stores.values()].some((s) => s.prefix === store.prefix)) this.feed.removeCache(store.prefix);
     }
+    void this.resourcesChanged();
     return true;
+  }
+
+  /** Runs every store's {@link StorageExtension.resourcesChanged} hook (after the previous run's). */
+  private resourcesChanged(): Promise<unknown> {
+    const stores = [...this.stores.values()];
+    this.resourcesChanging = this.resourcesChanging.then(() => Promise.allSettled(stores.map((s) => s.extension.resourcesChanged?.() ?? Promise.resolve())));
+    return this.resourcesChanging;
+  }
+
+  /**
+   * Resolves once what follows the served resources has caught up with the last
+   * {@link addResource} or {@link removeResource} (the APIServices of the served group/versions).
+   */
+  async resourcesSynced(): Promise<void> {
+    await this.resourcesChanging;
   }
 
   /** The backend revision (the newest resourceVersion). */

@@ -67,6 +67,16 @@ export function resourceKey(s: ResourceStrategy): string {
   return s.view ? `${s.info.group}/${s.info.version}/${s.info.resource}` : `${s.info.group}/${s.info.resource}`;
 }
 
+/**
+ * The name of a case's object: `token` (`fz12`), or the seed's `metadata.name` with its `fz` replaced
+ * by it, for kinds whose name is made of their spec (an APIService `v1.fz` becomes `v1.fz12`, with
+ * spec.group `fz12`).
+ */
+function caseName(seed: Record<string, unknown>, token: string): string {
+  const template = (seed.metadata as { name?: string } | undefined)?.name;
+  return template ? template.replace('fz', token) : token;
+}
+
 /** A running fuzz target: a server, its revision, and the case runner. */
 export class FuzzServer {
   readonly stats: FuzzStats = { cases: 0, requests: 0, rejected: 0, accepted: 0, byStatus: {} };
@@ -141,7 +151,7 @@ export class FuzzServer {
   async run(c: FuzzCase): Promise<void> {
     this.stats.cases++;
     const t = this.targets[c.resource % this.targets.length] as Target;
-    const name = `fz${this.seq++}`;
+    const name = caseName(t.seed, `fz${this.seq++}`);
     const ns = t.strategy.info.namespaced ? 'default' : undefined;
     const collection = `${t.apiPrefix}${ns ? `/namespaces/${ns}` : ''}/${t.strategy.info.resource}`;
     const item = `${collection}/${name}`;
@@ -198,7 +208,8 @@ export class FuzzServer {
    * Service's endpoints (O(services × pods)), which is upstream's algorithm, but not what is tested.
    */
   private seedObject(t: Target, name: string, ns: string | undefined): Record<string, unknown> {
-    const obj = JSON.parse(JSON.stringify(t.seed).replaceAll('"fz"', JSON.stringify(name))) as Record<string, unknown>;
+    const token = /fz\d+/.exec(name)?.[0] ?? name;
+    const obj = JSON.parse(JSON.stringify(t.seed).replaceAll('"fz"', JSON.stringify(token))) as Record<string, unknown>;
     // A review's metadata must be empty (SubjectAccessReview validation): it gets no name.
     const named = t.strategy.review ? {} : { name };
     obj.metadata = { ...(obj.metadata as object | undefined), ...named, ...(ns ? { namespace: ns } : {}) };

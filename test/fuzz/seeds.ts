@@ -76,6 +76,13 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     endpoints: [{ addresses: ['10.0.0.1'] }],
     ports: [{ port: 80 }],
   },
+  'apiregistration.k8s.io/apiservices': {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    // The name must be `<version>.<group>`: the harness puts the case's token in both.
+    metadata: { name: 'v1.fz' },
+    spec: { group: 'fz', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 },
+  },
   'authentication.k8s.io/tokenreviews': { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'not-the-token', audiences: ['fz'] } },
   'authorization.k8s.io/subjectaccessreviews': {
     apiVersion: 'authorization.k8s.io/v1',

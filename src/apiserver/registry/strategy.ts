@@ -144,13 +144,20 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   prepareForCreate(obj: T, now: number): void;
   /**
    * Before an update of the main resource: copy status from `old`, bump `metadata.generation` when
-   * spec changed (Deployment: spec or annotations) (RESTUpdateStrategy.PrepareForUpdate).
+   * spec changed (Deployment: spec or annotations) (RESTUpdateStrategy.PrepareForUpdate). `now` (ms;
+   * the store always passes it) is for the few kinds whose update sets a condition's transition time.
    */
-  prepareForUpdate(obj: T, old: T): void;
+  prepareForUpdate(obj: T, old: T, now?: number): void;
   /** Before an update of the status subresource: keep everything but status from `old`. */
   prepareForStatusUpdate?(obj: T, old: T): void;
   /** Validation of a new object (pkg/apis/<group>/validation); metadata is validated by the store. */
   validate(obj: T): FieldError[];
+  /**
+   * The name validation of the kind's ValidateObjectMeta, when it is not a DNS-1123 subdomain (an
+   * APIService's name must be `<spec.version>.<spec.group>`): messages for `name` (a generateName is
+   * passed with its trailing dash masked), given the object being validated.
+   */
+  nameValidator?(name: string, obj: T): string[];
   /** Validation of an update (immutable fields such as a Deployment's selector). */
   validateUpdate(obj: T, old: T): FieldError[];
   /** Validation of a status update. */

@@ -7,7 +7,7 @@ import type { KubeObject } from '../../../api/index.js';
 import type { PatchType } from '../../../api/request.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
 import { StatusError, field, isAlreadyExists, newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, type FieldError } from '../../../machinery/errors/index.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery/validation/index.js';
+import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaValidationOptions } from '../../../machinery/validation/index.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { StorageError } from '../../../storage/interface.js';
 import { formatTime } from '../../../util/clock/index.js';
@@ -142,8 +142,15 @@ export abstract class WriteStore extends ReadStore {
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     this.strategy.prepareForCreate(obj, this.opts.clock.now());
-    const errs = [...validateObjectMeta(meta, { namespaced: this.strategy.info.namespaced }, 'metadata'), ...this.strategy.validate(obj)];
+    const errs = [...validateObjectMeta(meta, this.metaValidation(obj), 'metadata'), ...this.strategy.validate(obj)];
     if (errs.length > 0) throw newInvalid({ group: this.strategy.info.group, kind: this.strategy.info.kind }, meta.name ?? '', errs);
+  }
+
+  /** ValidateObjectMeta's options for `obj`: the kind's scope and, when it has one, its name validation. */
+  protected metaValidation(obj: KubeObject): ObjectMetaValidationOptions {
+    const strategy = this.strategy;
+    const namespaced = strategy.info.namespaced;
+    return strategy.nameValidator ? { namespaced, nameValidator: (name) => strategy.nameValidator?.(name, obj) ?? [] } : { namespaced };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -366,7 +373,7 @@ export abstract class WriteStore extends ReadStore {
     const oldMeta = metaOf(old);
     if (oldMeta.generation === undefined) delete meta.generation;
     else meta.generation = oldMeta.generation;
-    if (mode === 'main') this.strategy.prepareForUpdate(obj, old);
+    if (mode === 'main') this.strategy.prepareForUpdate(obj, old, this.opts.clock.now());
     else if (mode === 'status') {
       if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old);
       else keepAllButStatus(obj, old);
@@ -378,7 +385,7 @@ export abstract class WriteStore extends ReadStore {
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     const errs: FieldError[] = [
-      ...validateObjectMeta(meta, { namespaced: this.strategy.info.namespaced }, 'metadata'),
+      ...validateObjectMeta(meta, this.metaValidation(obj), 'metadata'),
       ...validateObjectMetaUpdate(meta, oldMeta, 'metadata'),
     ];
     if (mode === 'main') errs.push(...this.strategy.validateUpdate(obj, old));

@@ -9,6 +9,7 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
   assert.deepEqual(
     servedStrategies.map((s) => `${s.info.group || 'core'}/${s.info.version}/${s.info.resource}`).sort(),
     [
+      'apiregistration.k8s.io/v1/apiservices',
       'apps/v1/controllerrevisions',
       'apps/v1/daemonsets',
       'apps/v1/deployments',
@@ -40,6 +41,7 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
   assert.deepEqual(resources((s) => s.info.categories.includes('all')), ['daemonsets', 'deployments', 'horizontalpodautoscalers', 'pods', 'replicasets', 'services']);
   assert.deepEqual(resources((s) => s.scale), ['deployments', 'replicasets']);
   assert.deepEqual(resources((s) => s.allowCreateOnUpdate), ['endpoints', 'events', 'leases', 'services']);
+  assert.deepEqual(resources((s) => s.info.categories.includes('api-extensions')), ['apiservices']);
   assert.ok(servedStrategies.every((s) => s.defaultGarbageCollectionPolicy === 'Background'));
   for (const s of servedStrategies) {
     assert.equal(s.info.listKind, `${s.info.kind}List`);

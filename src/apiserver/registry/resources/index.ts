@@ -15,6 +15,7 @@ import {
   subjectAccessReviewStrategy,
   tokenReviewStrategy,
 } from './reviews.js';
+import { apiServiceStrategy } from './apiservices.js';
 import { deploymentStrategy } from './deployments.js';
 import { eventStrategy } from './events.js';
 import { eventsV1Strategy } from './events-v1.js';
@@ -38,7 +39,7 @@ export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, no
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
-export { localSubjectAccessReviewStrategy, selfSubjectRulesReviewStrategy, subjectAccessReviewStrategy, tokenReviewStrategy };
+export { apiServiceStrategy, localSubjectAccessReviewStrategy, selfSubjectRulesReviewStrategy, subjectAccessReviewStrategy, tokenReviewStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -73,6 +74,7 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  erase(apiServiceStrategy),
   tokenReviewStrategy,
   subjectAccessReviewStrategy,
   localSubjectAccessReviewStrategy,
