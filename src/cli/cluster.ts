@@ -15,6 +15,7 @@ import { loadEncryptionConfig } from '../apiserver/encryption/index.js';
 import { ApiServer, serializedJSON } from '../apiserver/index.js';
 import { servedStrategies } from '../apiserver/registry/resources/index.js';
 import { startHttpServer } from '../apiserver/http/index.js';
+import { staticTokenAuthenticator, type TokenAuthenticator } from '../apiserver/authn/index.js';
 import { newClientset, type Clientset } from '../client/index.js';
 import { writeKubeconfig } from '../client/kubeconfig.js';
 import { newSharedInformerFactory } from '../informers/index.js';
@@ -47,6 +48,8 @@ export interface ControlPlaneOptions {
   clock: Clock;
   rand: Rand;
   logger: Logger;
+  /** Who the bearer token is, for TokenReview (`kubeplane up` passes its token's). */
+  authenticator?: TokenAuthenticator;
 }
 
 /** A running control plane without a network face: API server, controllers, scheduler, nodes. */
@@ -72,7 +75,7 @@ const WORKERS = { replicaSet: 5, deployment: 5, gc: 20, namespace: 10, daemonSet
  */
 export async function startControlPlane(opts: ControlPlaneOptions): Promise<ControlPlane> {
   const { clock, rand, backend } = opts;
-  const api = await ApiServer.create({ backend, strategies: servedStrategies, clock, rand });
+  const api = await ApiServer.create({ backend, strategies: servedStrategies, clock, rand, ...(opts.authenticator ? { authenticator: opts.authenticator } : {}) });
   const controller = new AbortController();
   const signal = controller.signal;
   // Every component and informer listens for the one stop signal; that is not a leak.
@@ -248,6 +251,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const backend = encryption ? new TransformingBackend(stored, encryption.transformerForKey) : stored;
   if (encryption) log.info({ resources: encryption.resources }, 'encryption at rest enabled');
 
+  const token = loadOrCreateToken(dataDir, rand);
   const plane = await startControlPlane({
     backend,
     nodes: opts.nodes,
@@ -255,9 +259,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     rand,
     logger: log,
     controlPlaneNode: opts.controlPlaneNode ?? false,
+    authenticator: staticTokenAuthenticator(token),
     ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
   });
-  const token = loadOrCreateToken(dataDir, rand);
   const host = opts.host ?? '127.0.0.1';
   const certs = await loadOrCreateServingCerts(dataDir, [host], clock);
   const http = await startHttpServer(plane.api, {

@@ -26,7 +26,7 @@ import { FakeClock, realClock } from '../../src/util/clock/index.js';
 import { SeededRand } from '../../src/util/random/index.js';
 import { deleteAt, fieldPaths, jsonPointer, mergePatchFor, setAt, type FieldPath } from './model.js';
 import type { FuzzCase, Mutation } from './arbitraries.js';
-import { SEED_NAMES, SEEDS } from './seeds.js';
+import { SEEDS } from './seeds.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -65,6 +65,16 @@ interface Target {
  */
 export function resourceKey(s: ResourceStrategy): string {
   return s.view ? `${s.info.group}/${s.info.version}/${s.info.resource}` : `${s.info.group}/${s.info.resource}`;
+}
+
+/**
+ * The name of a case's object: `token` (`fz12`), or the seed's `metadata.name` with its `fz` replaced
+ * by it, for kinds whose name is made of their spec (an APIService `v1.fz` becomes `v1.fz12`, with
+ * spec.group `fz12`).
+ */
+function caseName(seed: Record<string, unknown>, token: string): string {
+  const template = (seed.metadata as { name?: string } | undefined)?.name;
+  return template ? template.replace('fz', token) : token;
 }
 
 /** A running fuzz target: a server, its revision, and the case runner. */
@@ -141,8 +151,7 @@ export class FuzzServer {
   async run(c: FuzzCase): Promise<void> {
     this.stats.cases++;
     const t = this.targets[c.resource % this.targets.length] as Target;
-    const base = `fz${this.seq++}`;
-    const name = SEED_NAMES[t.key]?.(base) ?? base;
+    const name = caseName(t.seed, `fz${this.seq++}`);
     const ns = t.strategy.info.namespaced ? 'default' : undefined;
     const collection = `${t.apiPrefix}${ns ? `/namespaces/${ns}` : ''}/${t.strategy.info.resource}`;
     const item = `${collection}/${name}`;
@@ -199,8 +208,11 @@ export class FuzzServer {
    * Service's endpoints (O(services × pods)), which is upstream's algorithm, but not what is tested.
    */
   private seedObject(t: Target, name: string, ns: string | undefined): Record<string, unknown> {
-    const obj = JSON.parse(JSON.stringify(t.seed).replaceAll('"fz"', JSON.stringify(name.split('.')[0]))) as Record<string, unknown>;
-    obj.metadata = { ...(obj.metadata as object | undefined), name, ...(ns ? { namespace: ns } : {}) };
+    const token = /fz\d+/.exec(name)?.[0] ?? name;
+    const obj = JSON.parse(JSON.stringify(t.seed).replaceAll('"fz"', JSON.stringify(token))) as Record<string, unknown>;
+    // A review's metadata must be empty (SubjectAccessReview validation): it gets no name.
+    const named = t.strategy.review ? {} : { name };
+    obj.metadata = { ...(obj.metadata as object | undefined), ...named, ...(ns ? { namespace: ns } : {}) };
     return obj;
   }
 

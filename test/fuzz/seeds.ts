@@ -103,6 +103,8 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
   'apiextensions.k8s.io/customresourcedefinitions': {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
+    // The name must be `<plural>.<group>`: the harness puts the case's token in the name and the plural.
+    metadata: { name: 'fz.fuzz.example.com' },
     spec: {
       group: 'fuzz.example.com',
       names: { plural: 'fz', singular: 'fz', kind: 'Fuzz', shortNames: ['fzz'] },
@@ -168,12 +170,23 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
     subjects: [{ kind: 'Group', name: 'devs' }],
   },
-};
-
-/**
- * Object names of kinds whose name is not free: the case's name (`fz12`) becomes this. The seed's
- * `"fz"` strings become the name's first segment (a CRD's plural), so the object stays valid.
- */
-export const SEED_NAMES: Record<string, (name: string) => string> = {
-  'apiextensions.k8s.io/customresourcedefinitions': (name) => `${name}.fuzz.example.com`,
+  'apiregistration.k8s.io/apiservices': {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    // The name must be `<version>.<group>`: the harness puts the case's token in both.
+    metadata: { name: 'v1.fz' },
+    spec: { group: 'fz', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 },
+  },
+  'authentication.k8s.io/tokenreviews': { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'not-the-token', audiences: ['fz'] } },
+  'authorization.k8s.io/subjectaccessreviews': {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SubjectAccessReview',
+    spec: { user: 'someone', groups: ['system:authenticated'], resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default', labelSelector: { rawSelector: 'app=fz' } } },
+  },
+  'authorization.k8s.io/localsubjectaccessreviews': {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'LocalSubjectAccessReview',
+    spec: { user: 'someone', resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default', fieldSelector: { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n1'] }] } } },
+  },
+  'authorization.k8s.io/selfsubjectrulesreviews': { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'default' } },
 };

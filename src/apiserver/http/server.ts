@@ -6,12 +6,12 @@
  * /readyz (and their sub-paths). Everything else needs `Authorization: Bearer <token>` when a token is
  * configured, else 401 `Unauthorized` (kubectl: `error: You must be logged in to the server (Unauthorized)`).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as apiSchema from '../../api/schema/index.js';
 import { newBadRequest, newNotFoundPath, newUnauthorized } from '../../machinery/errors/index.js';
+import { bearerTokenOf, staticTokenAuthenticator, type TokenAuthenticator } from '../authn/index.js';
 import { DEFAULT_MAX_REQUEST_BODY_BYTES } from './body.js';
 import {
   aggregatedDiscovery,
@@ -55,14 +55,10 @@ function isPublicPath(path: string): boolean {
   return publicPrefixes.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
-}
-
-/** Constant-time check of `Authorization: Bearer <token>`. */
-function authorized(header: string | undefined, tokenDigest: Buffer): boolean {
-  if (!header || !/^bearer /i.test(header)) return false;
-  return timingSafeEqual(digest(header.slice(7).trim()), tokenDigest);
+/** True when `Authorization: Bearer <token>` names a token `authenticator` knows. */
+function authorized(header: string | undefined, authenticator: TokenAuthenticator): boolean {
+  const token = bearerTokenOf(header);
+  return token !== undefined && authenticator.authenticateToken(token) !== undefined;
 }
 
 /** Splits `/a/b%2Fc/` into URL-decoded segments `['a', 'b/c']` (one trailing slash ignored). 400 on bad escapes. */
@@ -116,7 +112,7 @@ export interface HttpHandler {
  * bad `?timeout=`), authentication (401), then max-in-flight (maxinflight.ts; 429).
  */
 export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions): HttpHandler {
-  const tokenDigest = opts.token !== undefined ? digest(opts.token) : undefined;
+  const authenticator = opts.token !== undefined ? staticTokenAuthenticator(opts.token) : undefined;
   const openapi = new OpenApiCache(opts.schema ?? apiSchema);
   const ctx: ResourceContext = {
     core,
@@ -172,7 +168,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     const info = requestInfoOf(method, path, query);
     const longRunning = isLongRunning(info);
     if (!longRunning) armRequestTimeout(req, res, opts.clock, requestTimeoutMs(query, maxTimeoutMs), opts.logger);
-    if (tokenDigest && !isPublicPath(path) && !authorized(req.headers.authorization, tokenDigest)) throw newUnauthorized();
+    if (authenticator && !isPublicPath(path) && !authorized(req.headers.authorization, authenticator)) throw newUnauthorized();
     if (!longRunning) {
       const release = inFlight.tryAcquire(isMutating(info));
       if (!release) throw newTooManyRequestsInFlight();

@@ -15,6 +15,7 @@ import type { Clock } from '../../util/clock/index.js';
 import type { Rand } from '../../util/random/index.js';
 import type { WatchCache } from '../watchcache/watch-cache.js';
 import type { DeleteResult, Store } from './generic/store.js';
+import type { ResourceInfo } from './strategy.js';
 import type { DeleteOptions } from './generic/options.js';
 
 /** What a kind's storage extension is built from: the store serving the kind and the server's parts. */
@@ -31,6 +32,11 @@ export interface StorageContext {
    * Priority admission of pods reads PriorityClasses). Call it when a request runs, not in `storage()`.
    */
   storeOf: (group: string, resource: string) => Store | undefined;
+  /**
+   * What the server serves now, every version of every resource (what discovery lists). Call it when
+   * a request or hook runs, not in `storage()`.
+   */
+  servedResources: () => readonly ResourceInfo[];
 }
 
 /** One subresource request, as the server routed it (name and verb already checked against discovery). */
@@ -104,4 +110,10 @@ export interface StorageExtension {
   subresources?: Record<string, Partial<Record<'create' | 'update', SubresourceHandler>>>;
   /** Creates, when missing, the objects of this kind every cluster has; runs once at start-up, in discovery order. */
   bootstrap?(): Promise<void>;
+  /**
+   * Runs after a resource was added or removed at run time (ApiServer.addResource/removeResource):
+   * objects that follow what is served (the APIService of each group/version) are brought in line.
+   * Must not reject (failures are the hook's to retry).
+   */
+  resourcesChanged?(): Promise<void>;
 }

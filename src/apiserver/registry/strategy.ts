@@ -12,6 +12,7 @@
 import type { FieldError } from '../../machinery/errors/index.js';
 import type { KubeObject } from '../../api/index.js';
 import type { KindDescriptor } from '../../api/catalogue/index.js';
+import type { TokenAuthenticator } from '../authn/index.js';
 import type { StorageContext, StorageExtension } from './extension.js';
 
 /** How a resource appears in discovery (apidiscovery v2 and legacy APIResourceList). */
@@ -143,19 +144,22 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   prepareForCreate(obj: T, now: number): void;
   /**
    * Before an update of the main resource: copy status from `old`, bump `metadata.generation` when
-   * spec changed (Deployment: spec or annotations) (RESTUpdateStrategy.PrepareForUpdate).
+   * spec changed (Deployment: spec or annotations) (RESTUpdateStrategy.PrepareForUpdate). `now` (ms;
+   * the store always passes it) is for the few kinds whose update sets a condition's transition time.
    */
-  prepareForUpdate(obj: T, old: T): void;
+  prepareForUpdate(obj: T, old: T, now?: number): void;
   /** Before an update of the status subresource: keep everything but status from `old`. */
   prepareForStatusUpdate?(obj: T, old: T): void;
-  /**
-   * The kind's `ValidateNameFunc` for `metadata.name` and `generateName` (upstream passes one to
-   * ValidateObjectMeta per kind): absent means `NameIsDNSSubdomain`; RBAC kinds use
-   * `path.IsValidPathSegmentName`, so `system:aggregate-to-edit` is a valid ClusterRole name.
-   */
-  nameValidator?: (name: string) => string[];
   /** Validation of a new object (pkg/apis/<group>/validation); metadata is validated by the store. */
   validate(obj: T): FieldError[];
+  /**
+   * The kind's `ValidateNameFunc` for `metadata.name` and `generateName` (upstream passes one to
+   * ValidateObjectMeta per kind), given the object being validated: absent means
+   * `NameIsDNSSubdomain`; RBAC kinds use `path.IsValidPathSegmentName`, so `system:aggregate-to-edit`
+   * is a valid ClusterRole name; an APIService's name must be `<spec.version>.<spec.group>`. A
+   * generateName is passed with its trailing dash masked.
+   */
+  nameValidator?(name: string, obj: T): string[];
   /** Validation of an update (immutable fields such as a Deployment's selector). */
   validateUpdate(obj: T, old: T): FieldError[];
   /** Validation of a status update. */
@@ -193,11 +197,19 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   /** Present when this strategy serves another version of a stored resource (see {@link ViewOf}). */
   view?: ViewOf;
   /**
-   * Present for create-only review kinds (SelfSubjectAccessReview, SelfSubjectReview): the response
-   * to a create, computed from the decoded, defaulted and validated request. Nothing is stored, and
-   * every other verb answers 405 (upstream's review REST storage implements only Create).
+   * Present for create-only review kinds (TokenReview, SubjectAccessReview, SelfSubjectRulesReview …):
+   * the response to a create, computed from the decoded, defaulted and validated request; it may
+   * throw a StatusError as upstream's REST Create does (400 for a TokenReview without a token).
+   * Nothing is stored, and every other verb answers 405 (upstream's review REST storage implements
+   * only Create).
    */
-  review?(obj: T): T;
+  review?(obj: T, ctx: ReviewContext): T;
+}
+
+/** What a review is answered with besides the request. */
+export interface ReviewContext {
+  /** The server's token authenticator (TokenReview); undefined when the server authenticates no one. */
+  authenticator: TokenAuthenticator | undefined;
 }
 
 /**

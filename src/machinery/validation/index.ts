@@ -34,6 +34,7 @@ const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const DNS1035_LABEL_ERR_MSG =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const DNS1035_LABEL_MAX_LENGTH = 63;
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME_ERR_MSG =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -97,7 +98,7 @@ export function isDNS1123Label(v: string): string[] {
  */
 export function isDNS1035Label(v: string): string[] {
   const errs: string[] = [];
-  if (byteLength(v) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (byteLength(v) > DNS1035_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1035_LABEL_MAX_LENGTH));
   if (!dns1035LabelRegexp.test(v)) errs.push(regexError(DNS1035_LABEL_ERR_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
   return errs;
 }
@@ -358,6 +359,54 @@ export function validateObjectMetaUpdate(meta: ObjectMeta | undefined, oldMeta: 
   return errs;
 }
 
+/** A selector requirement: a key, an operator, values (a label selector's matchExpressions, SubjectAccessReview's selectors). */
+export interface SelectorRequirement {
+  key?: string | undefined;
+  operator?: string | undefined;
+  values?: readonly string[] | undefined;
+}
+
+/** Options of the selector requirement validations (metav1validation's LabelSelectorValidationOptions). */
+export interface SelectorRequirementOptions {
+  /** Accept an operator the server does not know (`AllowUnknownOperatorInRequirement`, *SubjectAccessReview). */
+  allowUnknownOperator?: boolean;
+}
+
+/**
+ * The operator rule both requirement validations share: `values` required for In/NotIn, forbidden
+ * for Exists/DoesNotExist, anything else `Invalid value: "Foo": not a valid selector operator`.
+ */
+function validateRequirementOperator(r: SelectorRequirement, path: string, opts: SelectorRequirementOptions): FieldError[] {
+  const values = r.values ?? [];
+  switch (r.operator ?? '') {
+    case 'In':
+    case 'NotIn':
+      return values.length === 0 ? [field.required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'")] : [];
+    case 'Exists':
+    case 'DoesNotExist':
+      return values.length > 0 ? [field.forbidden(`${path}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")] : [];
+    default:
+      return opts.allowUnknownOperator ? [] : [field.invalid(`${path}.operator`, r.operator ?? '', 'not a valid selector operator')];
+  }
+}
+
+/** metav1 `ValidateLabelSelectorRequirement`: the operator rule, a qualified-name key, label-value values. */
+export function validateLabelSelectorRequirement(r: SelectorRequirement, path: string, opts: SelectorRequirementOptions = {}): FieldError[] {
+  const errs = validateRequirementOperator(r, path, opts);
+  const key = r.key ?? '';
+  for (const msg of isQualifiedName(key)) errs.push(field.invalid(`${path}.key`, key, msg));
+  (r.values ?? []).forEach((v, j) => {
+    for (const msg of isValidLabelValue(v)) errs.push(field.invalid(`${path}.values[${j}]`, v, msg));
+  });
+  return errs;
+}
+
+/** metav1 `ValidateFieldSelectorRequirement`: a key (`Required value: must be specified`), then the operator rule. */
+export function validateFieldSelectorRequirement(r: SelectorRequirement, path: string, opts: SelectorRequirementOptions = {}): FieldError[] {
+  const errs: FieldError[] = r.key ? [] : [field.required(`${path}.key`, 'must be specified')];
+  return [...errs, ...validateRequirementOperator(r, path, opts)];
+}
+
 /**
  * metav1 `ValidateLabelSelector`: matchLabels as labels; each matchExpressions[i] needs `values` for
  * In/NotIn (`Required value: must be specified when \`operator\` is 'In' or 'NotIn'`), forbids them for
@@ -368,26 +417,7 @@ export function validateLabelSelector(sel: LabelSelector | undefined | null, pat
   const errs: FieldError[] = [];
   if (!sel) return errs;
   errs.push(...validateLabels(sel.matchLabels, `${path}.matchLabels`));
-  (sel.matchExpressions ?? []).forEach((expr, i) => {
-    const p = `${path}.matchExpressions[${i}]`;
-    const values = expr.values ?? [];
-    switch (expr.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0) errs.push(field.required(`${p}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0) errs.push(field.forbidden(`${p}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-        break;
-      default:
-        errs.push(field.invalid(`${p}.operator`, expr.operator, 'not a valid selector operator'));
-    }
-    for (const msg of isQualifiedName(expr.key)) errs.push(field.invalid(`${p}.key`, expr.key, msg));
-    values.forEach((v, j) => {
-      for (const msg of isValidLabelValue(v)) errs.push(field.invalid(`${p}.values[${j}]`, v, msg));
-    });
-  });
+  (sel.matchExpressions ?? []).forEach((expr, i) => errs.push(...validateLabelSelectorRequirement(expr, `${path}.matchExpressions[${i}]`)));
   return errs;
 }
 

@@ -67,6 +67,8 @@ export interface StoreOptions {
   admitCreate?: (namespace: string, name: string, gr: GroupResource) => Promise<void>;
   /** The store of another served resource (see {@link StorageContext.storeOf}). */
   storeOf?: (group: string, resource: string) => Store | undefined;
+  /** What the server serves (see {@link StorageContext.servedResources}). */
+  servedResources?: () => readonly ResourceInfo[];
   /** Admission before a delete (NamespaceLifecycle's immortal namespaces). */
   admitDelete?: (name: string, gr: GroupResource) => void;
 }

@@ -117,12 +117,6 @@ export abstract class WriteStore extends ReadStore {
   }
 
   /** ValidateObjectMeta's options for this kind: its scope and its `ValidateNameFunc`. */
-  protected metaValidationOptions(): ObjectMetaValidationOptions {
-    const { namespaced } = this.strategy.info;
-    const { nameValidator } = this.strategy;
-    return nameValidator ? { namespaced, nameValidator } : { namespaced };
-  }
-
   /** `rest.FillObjectMetaSystemFields`: a new uid and creationTimestamp. */
   protected fillSystemFields(obj: KubeObject): void {
     const meta = metaOf(obj);
@@ -151,8 +145,15 @@ export abstract class WriteStore extends ReadStore {
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     this.strategy.prepareForCreate(obj, this.opts.clock.now());
-    const errs = [...validateObjectMeta(meta, this.metaValidationOptions(), 'metadata'), ...this.strategy.validate(obj)];
+    const errs = [...validateObjectMeta(meta, this.metaValidation(obj), 'metadata'), ...this.strategy.validate(obj)];
     if (errs.length > 0) throw newInvalid({ group: this.strategy.info.group, kind: this.strategy.info.kind }, meta.name ?? '', errs);
+  }
+
+  /** ValidateObjectMeta's options for `obj`: the kind's scope and, when it has one, its name validation. */
+  protected metaValidation(obj: KubeObject): ObjectMetaValidationOptions {
+    const strategy = this.strategy;
+    const namespaced = strategy.info.namespaced;
+    return strategy.nameValidator ? { namespaced, nameValidator: (name) => strategy.nameValidator?.(name, obj) ?? [] } : { namespaced };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -377,7 +378,7 @@ export abstract class WriteStore extends ReadStore {
     const oldMeta = metaOf(old);
     if (oldMeta.generation === undefined) delete meta.generation;
     else meta.generation = oldMeta.generation;
-    if (mode === 'main') this.strategy.prepareForUpdate(obj, old);
+    if (mode === 'main') this.strategy.prepareForUpdate(obj, old, this.opts.clock.now());
     else if (mode === 'status') {
       if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old);
       else keepAllButStatus(obj, old);
@@ -389,7 +390,7 @@ export abstract class WriteStore extends ReadStore {
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     const errs: FieldError[] = [
-      ...validateObjectMeta(meta, this.metaValidationOptions(), 'metadata'),
+      ...validateObjectMeta(meta, this.metaValidation(obj), 'metadata'),
       ...validateObjectMetaUpdate(meta, oldMeta, 'metadata'),
     ];
     if (mode === 'main') errs.push(...this.strategy.validateUpdate(obj, old));

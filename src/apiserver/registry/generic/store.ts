@@ -39,7 +39,8 @@ export class Store extends WriteStore {
   constructor(opts: StoreOptions) {
     super(opts);
     const storeOf = opts.storeOf ?? (() => undefined);
-    this.extension = opts.strategy.storage?.({ store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand, storeOf }) ?? {};
+    const servedResources = opts.servedResources ?? (() => [opts.strategy.info]);
+    this.extension = opts.strategy.storage?.({ store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand, storeOf, servedResources }) ?? {};
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -10,12 +10,17 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
     servedStrategies.map((s) => `${s.info.group || 'core'}/${s.info.version}/${s.info.resource}`).sort(),
     [
       'apiextensions.k8s.io/v1/customresourcedefinitions',
+      'apiregistration.k8s.io/v1/apiservices',
       'apps/v1/controllerrevisions',
       'apps/v1/daemonsets',
       'apps/v1/deployments',
       'apps/v1/replicasets',
       'authentication.k8s.io/v1/selfsubjectreviews',
+      'authentication.k8s.io/v1/tokenreviews',
+      'authorization.k8s.io/v1/localsubjectaccessreviews',
       'authorization.k8s.io/v1/selfsubjectaccessreviews',
+      'authorization.k8s.io/v1/selfsubjectrulesreviews',
+      'authorization.k8s.io/v1/subjectaccessreviews',
       'autoscaling/v1/horizontalpodautoscalers',
       'autoscaling/v2/horizontalpodautoscalers',
       'coordination.k8s.io/v1/leases',
@@ -58,6 +63,7 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
     'runtimeclasses',
     'services',
   ]);
+  assert.deepEqual(resources((s) => s.info.categories.includes('api-extensions')), ['apiservices', 'customresourcedefinitions']);
   // ReplicationControllers keep v1's Orphan default, from before server-side garbage collection.
   assert.deepEqual(resources((s) => s.defaultGarbageCollectionPolicy !== 'Background'), ['replicationcontrollers']);
   assert.equal(replicationControllerStrategy.defaultGarbageCollectionPolicy, 'Orphan');

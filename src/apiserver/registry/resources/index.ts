@@ -8,7 +8,15 @@ import type { ResourceStrategy } from '../strategy.js';
 import { controllerRevisionStrategy } from './controllerrevisions.js';
 import { customResourceDefinitionStrategy } from './customresourcedefinitions.js';
 import { daemonSetStrategy } from './daemonsets.js';
-import { selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy } from './reviews.js';
+import {
+  localSubjectAccessReviewStrategy,
+  selfSubjectAccessReviewStrategy,
+  selfSubjectReviewStrategy,
+  selfSubjectRulesReviewStrategy,
+  subjectAccessReviewStrategy,
+  tokenReviewStrategy,
+} from './reviews.js';
+import { apiServiceStrategy } from './apiservices.js';
 import { deploymentStrategy } from './deployments.js';
 import { eventStrategy } from './events.js';
 import { eventsV1Strategy } from './events-v1.js';
@@ -43,6 +51,7 @@ export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutosca
 export { limitRangeStrategy, podTemplateStrategy, replicationControllerStrategy, resourceQuotaStrategy };
 export { customResourceDefinitionStrategy };
 export { clusterRoleBindingStrategy, clusterRoleStrategy, podDisruptionBudgetStrategy, roleBindingStrategy, roleStrategy, runtimeClassStrategy };
+export { apiServiceStrategy, localSubjectAccessReviewStrategy, selfSubjectRulesReviewStrategy, subjectAccessReviewStrategy, tokenReviewStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -89,4 +98,9 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(clusterRoleBindingStrategy),
   erase(roleStrategy),
   erase(roleBindingStrategy),
+  erase(apiServiceStrategy),
+  tokenReviewStrategy,
+  subjectAccessReviewStrategy,
+  localSubjectAccessReviewStrategy,
+  selfSubjectRulesReviewStrategy,
 ];

@@ -1,22 +1,63 @@
 /**
- * The self-review kinds kubectl's `auth can-i` and `auth whoami` create: evaluated on the spot and
- * never stored (pkg/registry/authorization/selfsubjectaccessreview/rest.go,
- * pkg/registry/authentication/selfsubjectreview/rest.go).
+ * The review kinds: created, evaluated on the spot and never stored. authentication.k8s.io/v1
+ * TokenReview (who is this token?) and SelfSubjectReview (`kubectl auth whoami`); authorization.k8s.io/v1
+ * SubjectAccessReview and LocalSubjectAccessReview (may this user do that?), SelfSubjectAccessReview
+ * (`kubectl auth can-i`) and SelfSubjectRulesReview (`kubectl auth can-i --list`).
  *
- * kubeplane has one identity — whoever holds the cluster's bearer token — and it may do everything,
- * as a cluster admin in `system:masters` may upstream: every SelfSubjectAccessReview is allowed, and
- * SelfSubjectReview reports that user.
+ * Followed (v1.33): pkg/registry/authentication/{tokenreview/storage.go, selfsubjectreview/rest.go},
+ * pkg/registry/authorization/{subjectaccessreview, localsubjectaccessreview, selfsubjectaccessreview,
+ * selfsubjectrulesreview}/rest.go, pkg/apis/authorization/validation/validation.go,
+ * plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (the rules an admin's SelfSubjectRulesReview
+ * lists).
+ *
+ * kubeplane has one identity — whoever holds the cluster's bearer token, {@link ADMIN_USER}, in
+ * `system:masters` — and no authorizer yet (RBAC is issue 20): the admin may do everything, anyone
+ * else nothing. So a SubjectAccessReview is allowed exactly for that user or the `system:masters`
+ * group, and every self review is answered for the admin. Impersonation headers (`kubectl --as`) are
+ * not looked at: a self review is still answered for the admin.
  */
-import type { KubeObject } from '../../../api/index.js';
-import { field, type FieldError } from '../../../machinery/errors/index.js';
-import { resourceInfo, type ResourceStrategy } from '../strategy.js';
-import { SELF_SUBJECT_ACCESS_REVIEWS, SELF_SUBJECT_REVIEWS, type KindDescriptor } from '../../../api/catalogue/index.js';
+import type { KubeObject, ObjectMeta } from '../../../api/index.js';
+import {
+  LOCAL_SUBJECT_ACCESS_REVIEWS,
+  SELF_SUBJECT_ACCESS_REVIEWS,
+  SELF_SUBJECT_REVIEWS,
+  SELF_SUBJECT_RULES_REVIEWS,
+  SUBJECT_ACCESS_REVIEWS,
+  TOKEN_REVIEWS,
+  type KindDescriptor,
+} from '../../../api/catalogue/index.js';
+import { field, GoSyntax, goQuote, newBadRequest, type FieldError } from '../../../machinery/errors/index.js';
+import { goObjectMeta, goStruct } from '../../../machinery/errors/go-repr.js';
+import { semanticDeepEqual } from '../../../machinery/meta/index.js';
+import { validateFieldSelectorRequirement, validateLabelSelectorRequirement, type SelectorRequirement } from '../../../machinery/validation/index.js';
+import { ADMIN_USER, API_AUDIENCES, INVALID_BEARER_TOKEN, SYSTEM_MASTERS } from '../../authn/index.js';
+import { resourceInfo, type ResourceStrategy, type ReviewContext } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, translateTimestampSince } from './table-helpers.js';
 
-/** The identity behind the bearer token (`kubectl auth whoami`). */
-export const ADMIN_USER = { username: 'kubeplane-admin', groups: ['system:masters', 'system:authenticated'] };
+export { ADMIN_USER };
 
-function reviewStrategy(row: KindDescriptor, validate: (obj: KubeObject) => FieldError[], status: (obj: KubeObject) => unknown): ResourceStrategy {
+/** The part of a SubjectAccessReviewSpec (and SelfSubjectAccessReviewSpec) validation reads. */
+interface AccessReviewSpec {
+  resourceAttributes?: {
+    namespace?: string;
+    fieldSelector?: { rawSelector?: string; requirements?: SelectorRequirement[] };
+    labelSelector?: { rawSelector?: string; requirements?: SelectorRequirement[] };
+  };
+  nonResourceAttributes?: { path?: string; verb?: string };
+  user?: string;
+  groups?: string[];
+}
+
+function specOf(obj: KubeObject): AccessReviewSpec {
+  const spec: AccessReviewSpec = obj.spec ?? {};
+  return spec;
+}
+
+/**
+ * A review strategy: nothing stored, `respond` builds the answer to a create. The table printer is
+ * never used (no review can be read back) but every strategy has one.
+ */
+function reviewStrategy(row: KindDescriptor, validate: (obj: KubeObject) => FieldError[], respond: (obj: KubeObject, ctx: ReviewContext) => KubeObject): ResourceStrategy {
   return {
     info: resourceInfo(row),
     hasStatus: true,
@@ -33,33 +74,204 @@ function reviewStrategy(row: KindDescriptor, validate: (obj: KubeObject) => Fiel
       columns: [NAME_COLUMN, AGE_COLUMN],
       row: (obj, now) => ({ cells: [obj.metadata?.name ?? '', translateTimestampSince(obj.metadata?.creationTimestamp, now)] }),
     },
-    // Upstream answers with the request, metadata reduced to creationTimestamp: null, plus the status.
-    review: (obj) => ({ ...obj, metadata: { creationTimestamp: null } as unknown as KubeObject['metadata'], status: status(obj) }),
+    review: respond,
   };
 }
 
-/** `ValidateSelfSubjectAccessReviewSpec`: exactly one of resourceAttributes and nonResourceAttributes. */
-function validateSelfSubjectAccessReview(obj: KubeObject): FieldError[] {
-  const spec = (obj.spec ?? {}) as { resourceAttributes?: unknown; nonResourceAttributes?: unknown };
-  if (spec.resourceAttributes && spec.nonResourceAttributes) {
-    return [field.invalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'cannot be specified in combination with resourceAttributes')];
-  }
-  if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
-    return [field.required('spec.resourceAttributes', 'exactly one of nonResourceAttributes or resourceAttributes must be specified')];
-  }
-  return [];
+/**
+ * The request answered with `status`: upstream's review REST fills in the status of the object it
+ * decoded and returns it; its zero creationTimestamp marshals as null.
+ */
+function answer(obj: KubeObject, status: unknown): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, creationTimestamp: obj.metadata?.creationTimestamp ?? null } as unknown as ObjectMeta, status };
 }
 
-/** authorization.k8s.io/v1 selfsubjectaccessreviews: `kubectl auth can-i` → `yes`. */
-export const selfSubjectAccessReviewStrategy = reviewStrategy(
-  SELF_SUBJECT_ACCESS_REVIEWS,
-  validateSelfSubjectAccessReview,
-  () => ({ allowed: true }),
-);
+// ---------------------------------------------------------------------------------------------
+// Validation (pkg/apis/authorization/validation/validation.go).
+
+/** `%#v` of the internal NonResourceAttributes, as upstream's messages print it. */
+function goNonResourceAttributes(a: { path?: string; verb?: string }): string {
+  return goStruct('authorization.NonResourceAttributes', [
+    ['Path', goQuote(a.path ?? '')],
+    ['Verb', goQuote(a.verb ?? '')],
+  ]);
+}
+
+/** `validateFieldSelectorAttributes` / `validateLabelSelectorAttributes`, with unknown operators allowed. */
+function validateSelectorAttributes(
+  sel: { rawSelector?: string; requirements?: SelectorRequirement[] } | undefined,
+  path: string,
+  validateRequirement: typeof validateLabelSelectorRequirement,
+): FieldError[] {
+  if (!sel) return [];
+  const errs: FieldError[] = [];
+  const requirements = sel.requirements ?? [];
+  if (sel.rawSelector && requirements.length > 0) errs.push(field.invalid(`${path}.rawSelector`, sel.rawSelector, 'may not specified at the same time as requirements'));
+  if (!sel.rawSelector && requirements.length === 0) errs.push(field.required(`${path}.requirements`, `when ${path} is specified, requirements or rawSelector is required`));
+  requirements.forEach((r, i) => errs.push(...validateRequirement(r, `${path}.requirements[${i}]`, { allowUnknownOperator: true })));
+  return errs;
+}
+
+/**
+ * `ValidateSelfSubjectAccessReviewSpec`: exactly one of resourceAttributes and nonResourceAttributes
+ * (the missing one reported as upstream does, its nil value printed `"null"`), then the selectors.
+ */
+function validateAccessReviewAttributes(spec: AccessReviewSpec): FieldError[] {
+  const errs: FieldError[] = [];
+  const ra = spec.resourceAttributes;
+  const nra = spec.nonResourceAttributes;
+  if (ra && nra) errs.push(field.invalid('spec.nonResourceAttributes', new GoSyntax(goNonResourceAttributes(nra)), 'cannot be specified in combination with resourceAttributes'));
+  if (!ra && !nra) errs.push(field.invalid('spec.resourceAttributes', 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
+  return errs;
+}
+
+/** `validateResourceAttributes`: the field and label selectors of spec.resourceAttributes. */
+function validateResourceAttributes(spec: AccessReviewSpec): FieldError[] {
+  const ra = spec.resourceAttributes;
+  if (!ra) return [];
+  const path = 'spec.resourceAttributes';
+  return [
+    ...validateSelectorAttributes(ra.fieldSelector, `${path}.fieldSelector`, validateFieldSelectorRequirement),
+    ...validateSelectorAttributes(ra.labelSelector, `${path}.labelSelector`, validateLabelSelectorRequirement),
+  ];
+}
+
+/** `ValidateSubjectAccessReviewSpec`: the attributes, a user or a group, the selectors. */
+function validateSubjectAccessReviewSpec(spec: AccessReviewSpec): FieldError[] {
+  const errs = validateAccessReviewAttributes(spec);
+  if (!spec.user && (spec.groups ?? []).length === 0) errs.push(field.invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
+  return [...errs, ...validateResourceAttributes(spec)];
+}
+
+/**
+ * Upstream's `ObjectMeta` must equal the empty one but for managedFields (and, `except`, the
+ * namespace): Semantic equality, where an empty map or list is no map or list.
+ */
+function validateEmptyMetadata(meta: ObjectMeta | undefined, except?: 'namespace'): FieldError[] {
+  const m = meta ?? {};
+  const compared: Record<string, unknown> = { ...m, managedFields: undefined };
+  if (except) compared[except] = undefined;
+  if (semanticDeepEqual(compared, {})) return [];
+  return [field.invalid('metadata', new GoSyntax(goObjectMeta(m)), except ? 'must be empty except for namespace' : 'must be empty')];
+}
+
+/** `ValidateSelfSubjectAccessReview`. */
+function validateSelfSubjectAccessReview(obj: KubeObject): FieldError[] {
+  const spec = specOf(obj);
+  return [...validateAccessReviewAttributes(spec), ...validateResourceAttributes(spec), ...validateEmptyMetadata(obj.metadata)];
+}
+
+/** `ValidateSubjectAccessReview`. */
+function validateSubjectAccessReview(obj: KubeObject): FieldError[] {
+  return [...validateSubjectAccessReviewSpec(specOf(obj)), ...validateEmptyMetadata(obj.metadata)];
+}
+
+/**
+ * `ValidateLocalSubjectAccessReview`: as a SubjectAccessReview, in the review's namespace (which the
+ * server set from the URL): resourceAttributes.namespace must be it, nonResourceAttributes are refused.
+ */
+function validateLocalSubjectAccessReview(obj: KubeObject): FieldError[] {
+  const spec = specOf(obj);
+  const errs = [...validateSubjectAccessReviewSpec(spec), ...validateEmptyMetadata(obj.metadata, 'namespace')];
+  const ra = spec.resourceAttributes;
+  const namespace = obj.metadata?.namespace ?? '';
+  if (ra && (ra.namespace ?? '') !== namespace) errs.push(field.invalid('spec.resourceAttributes.namespace', ra.namespace ?? '', 'must match metadata.namespace'));
+  if (spec.nonResourceAttributes) errs.push(field.invalid('spec.nonResourceAttributes', new GoSyntax(goNonResourceAttributes(spec.nonResourceAttributes)), 'disallowed on this kind of request'));
+  return errs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers.
+
+/**
+ * The decision for the subject of a (Local)SubjectAccessReview: the admin — the user itself or anyone
+ * in `system:masters` (upstream's superuser authorizer) — may do everything; anyone else, with no
+ * authorizer to grant them anything, nothing. Upstream's denial carries no reason.
+ */
+function accessReviewStatus(obj: KubeObject): { allowed: boolean } {
+  const spec = specOf(obj);
+  return { allowed: spec.user === ADMIN_USER.username || (spec.groups ?? []).includes(SYSTEM_MASTERS) };
+}
+
+/** A ResourceRule or NonResourceRule of SubjectRulesReviewStatus. */
+interface Rule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  nonResourceURLs?: string[];
+}
+
+/**
+ * What RBAC's RulesFor lists for the admin: the `cluster-admin` ClusterRole (bound to
+ * `system:masters`), then the roles bootstrap binds to `system:authenticated` — `system:basic-user`,
+ * `system:discovery`, `system:public-info-viewer` — in the order of their bindings' names.
+ */
+const ADMIN_RULES: readonly Rule[] = [
+  { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+  { verbs: ['*'], nonResourceURLs: ['*'] },
+  { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
+  { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
+  { verbs: ['get'], nonResourceURLs: ['/livez', '/readyz', '/healthz', '/version', '/version/', '/openapi', '/openapi/*', '/api', '/api/*', '/apis', '/apis/*'] },
+  { verbs: ['get'], nonResourceURLs: ['/livez', '/readyz', '/healthz', '/version', '/version/'] },
+];
+
+/**
+ * A SelfSubjectRulesReview's answer: a new object (the request's spec is not echoed) listing the
+ * admin's rules; 400 `no namespace on request` without spec.namespace, as upstream.
+ */
+function rulesReviewAnswer(obj: KubeObject): KubeObject {
+  const namespace = (obj.spec as { namespace?: string } | undefined)?.namespace;
+  if (!namespace) throw newBadRequest('no namespace on request');
+  const rules = ADMIN_RULES.map((r) => structuredClone(r));
+  return {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectRulesReview',
+    metadata: { creationTimestamp: null } as unknown as ObjectMeta,
+    spec: {},
+    status: {
+      resourceRules: rules.filter((r) => !r.nonResourceURLs),
+      nonResourceRules: rules.filter((r) => r.nonResourceURLs),
+      incomplete: false,
+    },
+  };
+}
+
+/**
+ * A TokenReview's status (tokenreview/storage.go): the token's user when the server's authenticator
+ * knows it, for the audiences asked (default: the server's API audiences) that it is valid for; else
+ * not authenticated, with bearertoken.go's `invalid bearer token`. Without an authenticator the
+ * status is left empty, as upstream's without token authenticators.
+ */
+function tokenReviewStatus(obj: KubeObject, ctx: ReviewContext): unknown {
+  const spec = (obj.spec ?? {}) as { token?: string; audiences?: string[] };
+  if (!spec.token) throw newBadRequest('token is required for TokenReview in authentication');
+  if (!ctx.authenticator) return { user: {} };
+  const wanted = spec.audiences?.length ? spec.audiences : API_AUDIENCES;
+  // The static token is audience-agnostic: valid for the API audiences among those asked.
+  const audiences = API_AUDIENCES.filter((a) => wanted.includes(a));
+  const user = audiences.length > 0 ? ctx.authenticator.authenticateToken(spec.token) : undefined;
+  if (!user) return { user: {}, error: INVALID_BEARER_TOKEN };
+  return { authenticated: true, user: { username: user.username, groups: [...user.groups] }, audiences };
+}
+
+/** authentication.k8s.io/v1 tokenreviews. */
+export const tokenReviewStrategy = reviewStrategy(TOKEN_REVIEWS, () => [], (obj, ctx) => answer(obj, tokenReviewStatus(obj, ctx)));
 
 /** authentication.k8s.io/v1 selfsubjectreviews: `kubectl auth whoami`. */
 export const selfSubjectReviewStrategy = reviewStrategy(
   SELF_SUBJECT_REVIEWS,
   () => [],
-  () => ({ userInfo: { username: ADMIN_USER.username, groups: [...ADMIN_USER.groups] } }),
+  (obj) => ({ ...obj, metadata: { creationTimestamp: null } as unknown as ObjectMeta, status: { userInfo: { username: ADMIN_USER.username, groups: [...ADMIN_USER.groups] } } }),
 );
+
+/** authorization.k8s.io/v1 subjectaccessreviews. */
+export const subjectAccessReviewStrategy = reviewStrategy(SUBJECT_ACCESS_REVIEWS, validateSubjectAccessReview, (obj) => answer(obj, accessReviewStatus(obj)));
+
+/** authorization.k8s.io/v1 localsubjectaccessreviews (namespaced). */
+export const localSubjectAccessReviewStrategy = reviewStrategy(LOCAL_SUBJECT_ACCESS_REVIEWS, validateLocalSubjectAccessReview, (obj) => answer(obj, accessReviewStatus(obj)));
+
+/** authorization.k8s.io/v1 selfsubjectaccessreviews: `kubectl auth can-i` → `yes`. */
+export const selfSubjectAccessReviewStrategy = reviewStrategy(SELF_SUBJECT_ACCESS_REVIEWS, validateSelfSubjectAccessReview, (obj) => answer(obj, { allowed: true }));
+
+/** authorization.k8s.io/v1 selfsubjectrulesreviews: `kubectl auth can-i --list`. */
+export const selfSubjectRulesReviewStrategy = reviewStrategy(SELF_SUBJECT_RULES_REVIEWS, () => [], rulesReviewAnswer);
