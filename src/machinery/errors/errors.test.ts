@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newAlreadyExists, newInvalid, newNotFound, newTooManyRequests, field, statusDetails } from './index.js';
+import { fieldErrorString, goStringSlice, newAlreadyExists, newInvalid, newNotFound, newTooManyRequests, field, statusDetails } from './index.js';
 
 test('a core 404 has no details.group, and details comes before code', () => {
   assert.equal(
@@ -32,4 +32,9 @@ test('a core 422 lists its causes after the kind', () => {
 test('details keep a non-nil empty StatusDetails as {} (429 without retry-after)', () => {
   assert.equal(JSON.stringify(newTooManyRequests('slow down', 0).status.details), '{}');
   assert.deepEqual(statusDetails({ name: '', group: '', kind: 'pods', uid: '', causes: [] }), { kind: 'pods' });
+});
+
+test("slices are printed as Go's %#v prints them", () => {
+  assert.equal(fieldErrorString(field.invalid('verbs', goStringSlice(['*', 'get']), 'x')), 'verbs: Invalid value: []string{"*", "get"}: x');
+  assert.equal(fieldErrorString(field.invalid('ops', goStringSlice(['a\n'], '[]admissionregistration.OperationType'), 'y')), 'ops: Invalid value: []admissionregistration.OperationType{"a\\n"}: y');
 });

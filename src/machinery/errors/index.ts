@@ -302,8 +302,25 @@ export function goQuote(s: string): string {
   return `${out}"`;
 }
 
-/** Renders a bad value the way Go's `%v`/`%q` does in upstream messages: strings quoted, numbers bare. */
+/**
+ * A bad value as Go's `%#v` prints it — what upstream's messages show for slices and structs, e.g.
+ * `[]string{"*", "create"}` — carried as its text and printed as is.
+ */
+export class GoValue {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Go's `%#v` of a string slice: `[]string{"*", "create"}`; `type` names a typed slice such as
+ * `[]admissionregistration.OperationType`, whose elements Go prints the same way.
+ */
+export function goStringSlice(values: readonly string[], type = '[]string'): GoValue {
+  return new GoValue(`${type}{${values.map(goQuote).join(', ')}}`);
+}
+
+/** Renders a bad value the way Go's `%v`/`%q`/`%#v` does in upstream messages: strings quoted, numbers bare. */
 function formatBadValue(v: unknown): string {
+  if (v instanceof GoValue) return v.text;
   if (typeof v === 'string') return goQuote(v);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);

@@ -31,6 +31,10 @@ const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
 const DNS1123_SUBDOMAIN_ERR_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL_ERR_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const DNS1035_LABEL_MAX_LENGTH = 63;
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME_ERR_MSG =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -42,6 +46,7 @@ const LABEL_VALUE_MAX_LENGTH = 63;
 
 const dns1123LabelRegexp = new RegExp(`^${DNS1123_LABEL_FMT}$`);
 const dns1123SubdomainRegexp = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const dns1035LabelRegexp = new RegExp(`^${DNS1035_LABEL_FMT}$`);
 const qualifiedNameRegexp = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 const labelValueRegexp = new RegExp(`^${LABEL_VALUE_FMT}$`);
 
@@ -86,6 +91,14 @@ export function isDNS1123Label(v: string): string[] {
   return errs;
 }
 
+/** `IsDNS1035Label`: an RFC 1035 label (starts with a letter), at most 63 bytes. Service names, API versions. */
+export function isDNS1035Label(v: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(v) > DNS1035_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1035_LABEL_MAX_LENGTH));
+  if (!dns1035LabelRegexp.test(v)) errs.push(regexError(DNS1035_LABEL_ERR_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+  return errs;
+}
+
 /** `IsQualifiedName`: `[prefix/]name`, prefix a DNS subdomain, name ≤ 63 bytes. Label keys, finalizers. */
 export function isQualifiedName(v: string): string[] {
   const errs: string[] = [];
@@ -118,6 +131,24 @@ export function isValidLabelValue(v: string): string[] {
   if (byteLength(v) > LABEL_VALUE_MAX_LENGTH) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
   if (!labelValueRegexp.test(v)) errs.push(regexError(LABEL_VALUE_ERR_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errs;
+}
+
+/**
+ * `IsFullyQualifiedName` (util/validation): a DNS subdomain of at least three dot-separated segments
+ * (admission webhook names), as field errors at `path`: `Required value` when empty, the subdomain
+ * errors joined by `,`, or `should be a domain with at least three segments separated by dots`.
+ */
+export function isFullyQualifiedName(path: string, name: string): FieldError[] {
+  if (name.length === 0) return [field.required(path)];
+  const errs = isDNS1123Subdomain(name);
+  if (errs.length > 0) return [field.invalid(path, name, errs.join(','))];
+  if (name.split('.').length < 3) return [field.invalid(path, name, 'should be a domain with at least three segments separated by dots')];
+  return [];
+}
+
+/** core `ValidateQualifiedName`: one `Invalid value` per {@link isQualifiedName} message. */
+export function validateQualifiedName(value: string, path: string): FieldError[] {
+  return isQualifiedName(value).map((msg) => field.invalid(path, value, msg));
 }
 
 /** metav1 `ValidateLabels`: each key a qualified name, each value a label value; errors at `path`. */
@@ -161,6 +192,54 @@ export function isValidPathSegmentName(name: string): string[] {
 
 export function validateNonnegativeField(value: number, path: string): FieldError[] {
   return value < 0 ? [field.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] : [];
+}
+
+/** A `metav1.Condition` as {@link validateConditions} reads it. */
+export interface MetaCondition {
+  type?: string;
+  status?: string;
+  observedGeneration?: number;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
+const CONDITION_REASON_FMT = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
+const CONDITION_REASON_ERR_MSG =
+  "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'";
+const conditionReasonRegexp = new RegExp(`^${CONDITION_REASON_FMT}$`);
+const MAX_CONDITION_REASON_LEN = 1024;
+const MAX_CONDITION_MESSAGE_LEN = 32 * 1024;
+
+/**
+ * metav1 `ValidateConditions` + `ValidateCondition`: unique types, each a qualified name; status
+ * True/False/Unknown; observedGeneration ≥ 0; lastTransitionTime and reason set (`Required value: must
+ * be set`); reason in CamelCase form of at most 1024 bytes, message of at most 32 KiB.
+ */
+export function validateConditions(conditions: readonly MetaCondition[] | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  (conditions ?? []).forEach((c, i) => {
+    const p = `${path}[${i}]`;
+    const type = c.type ?? '';
+    if (seen.has(type)) errs.push(field.duplicate(`${p}.type`, type));
+    seen.add(type);
+    errs.push(...validateQualifiedName(type, `${p}.type`));
+    if (!CONDITION_STATUSES.includes(c.status ?? '')) errs.push(field.notSupported(`${p}.status`, c.status ?? '', CONDITION_STATUSES));
+    if ((c.observedGeneration ?? 0) < 0) errs.push(field.invalid(`${p}.observedGeneration`, c.observedGeneration, 'must be greater than or equal to zero'));
+    if (!c.lastTransitionTime) errs.push(field.required(`${p}.lastTransitionTime`, 'must be set'));
+    const reason = c.reason ?? '';
+    if (reason.length === 0) errs.push(field.required(`${p}.reason`, 'must be set'));
+    else {
+      if (!conditionReasonRegexp.test(reason)) {
+        errs.push(field.invalid(`${p}.reason`, reason, regexError(CONDITION_REASON_ERR_MSG, CONDITION_REASON_FMT, 'my_name', 'MY_NAME', 'MyName', 'ReasonA,ReasonB', 'ReasonA:ReasonB')));
+      }
+      if (byteLength(reason) > MAX_CONDITION_REASON_LEN) errs.push(field.tooLong(`${p}.reason`, MAX_CONDITION_REASON_LEN));
+    }
+    if (byteLength(c.message ?? '') > MAX_CONDITION_MESSAGE_LEN) errs.push(field.tooLong(`${p}.message`, MAX_CONDITION_MESSAGE_LEN));
+  });
+  return errs;
 }
 
 /** `ValidateImmutableField` for scalar fields (strings, numbers, undefined). */
