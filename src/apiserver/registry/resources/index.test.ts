@@ -9,6 +9,10 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
   assert.deepEqual(
     servedStrategies.map((s) => `${s.info.group || 'core'}/${s.info.version}/${s.info.resource}`).sort(),
     [
+      'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+      'admissionregistration.k8s.io/v1/validatingadmissionpolicies',
+      'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
+      'admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
       'apps/v1/controllerrevisions',
       'apps/v1/daemonsets',
       'apps/v1/deployments',
@@ -29,6 +33,8 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'core/v1/services',
       'discovery.k8s.io/v1/endpointslices',
       'events.k8s.io/v1/events',
+      'flowcontrol.apiserver.k8s.io/v1/flowschemas',
+      'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations',
       'scheduling.k8s.io/v1/priorityclasses',
     ],
   );

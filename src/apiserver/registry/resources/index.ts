@@ -25,12 +25,19 @@ import { endpointSliceStrategy } from './endpointslices.js';
 import { secretStrategy } from './secrets.js';
 import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './webhookconfigurations.js';
+import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validatingadmissionpolicies.js';
+import { flowSchemaStrategy } from './flowschemas.js';
+import { priorityLevelConfigurationStrategy } from './prioritylevelconfigurations.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
+export { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy };
+export { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy };
+export { flowSchemaStrategy, priorityLevelConfigurationStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -65,4 +72,11 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  erase(mutatingWebhookConfigurationStrategy),
+  erase(validatingWebhookConfigurationStrategy),
+  erase(validatingAdmissionPolicyStrategy),
+  erase(validatingAdmissionPolicyBindingStrategy),
+  // Priority levels before flow schemas: the schemas' Dangling conditions read the levels at start-up.
+  erase(priorityLevelConfigurationStrategy),
+  erase(flowSchemaStrategy),
 ];
