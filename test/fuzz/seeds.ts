@@ -129,6 +129,73 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
       ],
     },
   },
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    webhooks: [
+      {
+        name: 'fuzz.example.com',
+        clientConfig: { service: { namespace: 'default', name: 'hook', path: '/mutate' } },
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      },
+    ],
+  },
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    webhooks: [
+      {
+        name: 'fuzz.example.com',
+        clientConfig: { url: 'https://hook.example.com/validate' },
+        rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments', 'deployments/scale'] }],
+        matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
+        sideEffects: 'NoneOnDryRun',
+        admissionReviewVersions: ['v1', 'v1beta1'],
+      },
+    ],
+  },
+  'admissionregistration.k8s.io/validatingadmissionpolicies': {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    spec: {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] },
+      validations: [{ expression: 'object.spec.replicas <= 5', message: 'too many replicas', reason: 'Invalid' }],
+      auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }],
+    },
+  },
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    spec: {
+      policyName: 'replica-limit',
+      paramRef: { name: 'limits', namespace: 'default', parameterNotFoundAction: 'Deny' },
+      validationActions: ['Deny', 'Audit'],
+    },
+  },
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    spec: { type: 'Limited', limited: { nominalConcurrencyShares: 10, limitResponse: { type: 'Queue', queuing: { queues: 16, handSize: 4 } } } },
+  },
+  'flowcontrol.apiserver.k8s.io/flowschemas': {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'FlowSchema',
+    spec: {
+      priorityLevelConfiguration: { name: 'workload-low' },
+      matchingPrecedence: 5000,
+      distinguisherMethod: { type: 'ByUser' },
+      rules: [
+        {
+          subjects: [{ kind: 'ServiceAccount', serviceAccount: { namespace: 'default', name: '*' } }],
+          resourceRules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], namespaces: ['default'] }],
+          nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/metrics'] }],
+        },
+      ],
+    },
+  },
   'node.k8s.io/runtimeclasses': {
     apiVersion: 'node.k8s.io/v1',
     kind: 'RuntimeClass',

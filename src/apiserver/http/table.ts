@@ -99,6 +99,12 @@ export function tableRow(item: KubeObject, printer: TablePrinter, opts: TableOpt
   return row;
 }
 
+/** A list's items in the order its Table rows take: the printer's own order when it has one. */
+function listRows(items: KubeObject[], printer: TablePrinter): KubeObject[] {
+  const order = printer.listOrder;
+  return order ? [...items].sort(order) : items;
+}
+
 /**
  * A get result (one object → one row) or a list result as a Table with `printer`, its rows made one
  * at a time as they are written (streaming.ts). `metadata.resourceVersion`, `continue` and
@@ -115,7 +121,7 @@ export function tableOf(body: unknown, printer: TablePrinter, opts: TableOptions
   const envelope: Record<string, unknown> = { kind: 'Table', apiVersion: opts.apiVersion, metadata };
   if (!opts.noHeaders) envelope['columnDefinitions'] = printer.columns;
   envelope['rows'] = [];
-  const items = isList(body) ? body.items : [body as KubeObject];
+  const items = isList(body) ? listRows(body.items, printer) : [body as KubeObject];
   return new StreamedList(envelope, 'rows', items, (item) => tableRow(item, printer, opts, now));
 }
 

@@ -90,6 +90,11 @@ export interface TablePrinter<T = KubeObject> {
   columns: TableColumnDefinition[];
   /** Cells in column order; `now` (ms) is used for ages such as `5m`. */
   row(obj: T, now: number): TableRowData;
+  /**
+   * Present when upstream's list printer orders the rows itself rather than keeping the list's (key)
+   * order: printFlowSchemaList sorts by matchingPrecedence, then name. A comparator as for `sort`.
+   */
+  listOrder?: (a: T, b: T) => number;
 }
 
 /** Scale subresource mapping (autoscaling/v1 Scale ↔ the object). */
@@ -221,10 +226,15 @@ export interface ReviewContext {
  */
 export function versionView(base: ResourceStrategy, info: ResourceInfo, conversion: VersionConversion): ResourceStrategy {
   const stored = (obj: KubeObject): KubeObject => conversion.toStorage(structuredClone(obj));
+  const order = base.table.listOrder;
   return {
     ...base,
     info,
     view: { storage: { group: base.info.group, resource: base.info.resource }, conversion },
-    table: { columns: base.table.columns, row: (obj, now) => base.table.row(stored(obj), now) },
+    table: {
+      columns: base.table.columns,
+      row: (obj, now) => base.table.row(stored(obj), now),
+      ...(order ? { listOrder: (a: KubeObject, b: KubeObject) => order(stored(a), stored(b)) } : {}),
+    },
   };
 }

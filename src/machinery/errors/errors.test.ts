@@ -55,3 +55,8 @@ test('bad values Go prints with %#v: []string slices, nil and empty', () => {
   const e = field.invalid('status.storedVersions', goStringSlice(['v1']), 'must have the storage version v2');
   assert.equal(fieldErrorString(e), 'status.storedVersions: Invalid value: []string{"v1"}: must have the storage version v2');
 });
+
+test("slices are printed as Go's %#v prints them", () => {
+  assert.equal(fieldErrorString(field.invalid('verbs', goStringSlice(['*', 'get']), 'x')), 'verbs: Invalid value: []string{"*", "get"}: x');
+  assert.equal(fieldErrorString(field.invalid('ops', goStringSlice(['a\n'], '[]admissionregistration.OperationType'), 'y')), 'ops: Invalid value: []admissionregistration.OperationType{"a\\n"}: y');
+});

@@ -318,9 +318,13 @@ export function goPointer(typeName: string, present: boolean): string {
   return `(*${typeName})(${present ? '…' : 'nil'})`;
 }
 
-/** Go's `%#v` of a `[]string`: `[]string{"secrets", "*."}`, and `[]string(nil)` for a nil (absent) slice. */
-export function goStringSlice(values: readonly string[] | undefined): GoSyntax {
-  return new GoSyntax(values === undefined ? '[]string(nil)' : `[]string{${values.map(goQuote).join(', ')}}`);
+/**
+ * Go's `%#v` of a string slice: `[]string{"secrets", "*."}`, and `[]string(nil)` for a nil (absent)
+ * slice; `type` names a typed slice such as `[]admissionregistration.OperationType`, whose elements
+ * Go prints the same way.
+ */
+export function goStringSlice(values: readonly string[] | undefined, type = '[]string'): GoSyntax {
+  return new GoSyntax(values === undefined ? `${type}(nil)` : `${type}{${values.map(goQuote).join(', ')}}`);
 }
 
 /** Renders a bad value the way Go's `%v`/`%q` does in upstream messages: strings quoted, numbers bare. */

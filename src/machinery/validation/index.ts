@@ -137,6 +137,24 @@ export function isValidLabelValue(v: string): string[] {
   return errs;
 }
 
+/**
+ * `IsFullyQualifiedName` (util/validation): a DNS subdomain of at least three dot-separated segments
+ * (admission webhook names), as field errors at `path`: `Required value` when empty, the subdomain
+ * errors joined by `,`, or `should be a domain with at least three segments separated by dots`.
+ */
+export function isFullyQualifiedName(path: string, name: string): FieldError[] {
+  if (name.length === 0) return [field.required(path)];
+  const errs = isDNS1123Subdomain(name);
+  if (errs.length > 0) return [field.invalid(path, name, errs.join(','))];
+  if (name.split('.').length < 3) return [field.invalid(path, name, 'should be a domain with at least three segments separated by dots')];
+  return [];
+}
+
+/** core `ValidateQualifiedName`: one `Invalid value` per {@link isQualifiedName} message. */
+export function validateQualifiedName(value: string, path: string): FieldError[] {
+  return isQualifiedName(value).map((msg) => field.invalid(path, value, msg));
+}
+
 /** metav1 `ValidateLabels`: each key a qualified name, each value a label value; errors at `path`. */
 export function validateLabels(labels: Record<string, string> | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -178,6 +196,54 @@ export function isValidPathSegmentName(name: string): string[] {
 
 export function validateNonnegativeField(value: number, path: string): FieldError[] {
   return value < 0 ? [field.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] : [];
+}
+
+/** A `metav1.Condition` as {@link validateConditions} reads it. */
+export interface MetaCondition {
+  type?: string;
+  status?: string;
+  observedGeneration?: number;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
+const CONDITION_REASON_FMT = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
+const CONDITION_REASON_ERR_MSG =
+  "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'";
+const conditionReasonRegexp = new RegExp(`^${CONDITION_REASON_FMT}$`);
+const MAX_CONDITION_REASON_LEN = 1024;
+const MAX_CONDITION_MESSAGE_LEN = 32 * 1024;
+
+/**
+ * metav1 `ValidateConditions` + `ValidateCondition`: unique types, each a qualified name; status
+ * True/False/Unknown; observedGeneration ≥ 0; lastTransitionTime and reason set (`Required value: must
+ * be set`); reason in CamelCase form of at most 1024 bytes, message of at most 32 KiB.
+ */
+export function validateConditions(conditions: readonly MetaCondition[] | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  (conditions ?? []).forEach((c, i) => {
+    const p = `${path}[${i}]`;
+    const type = c.type ?? '';
+    if (seen.has(type)) errs.push(field.duplicate(`${p}.type`, type));
+    seen.add(type);
+    errs.push(...validateQualifiedName(type, `${p}.type`));
+    if (!CONDITION_STATUSES.includes(c.status ?? '')) errs.push(field.notSupported(`${p}.status`, c.status ?? '', CONDITION_STATUSES));
+    if ((c.observedGeneration ?? 0) < 0) errs.push(field.invalid(`${p}.observedGeneration`, c.observedGeneration, 'must be greater than or equal to zero'));
+    if (!c.lastTransitionTime) errs.push(field.required(`${p}.lastTransitionTime`, 'must be set'));
+    const reason = c.reason ?? '';
+    if (reason.length === 0) errs.push(field.required(`${p}.reason`, 'must be set'));
+    else {
+      if (!conditionReasonRegexp.test(reason)) {
+        errs.push(field.invalid(`${p}.reason`, reason, regexError(CONDITION_REASON_ERR_MSG, CONDITION_REASON_FMT, 'my_name', 'MY_NAME', 'MyName', 'ReasonA,ReasonB', 'ReasonA:ReasonB')));
+      }
+      if (byteLength(reason) > MAX_CONDITION_REASON_LEN) errs.push(field.tooLong(`${p}.reason`, MAX_CONDITION_REASON_LEN));
+    }
+    if (byteLength(c.message ?? '') > MAX_CONDITION_MESSAGE_LEN) errs.push(field.tooLong(`${p}.message`, MAX_CONDITION_MESSAGE_LEN));
+  });
+  return errs;
 }
 
 /** `ValidateImmutableField` for scalar fields (strings, numbers, undefined). */
@@ -418,54 +484,5 @@ export function validateLabelSelector(sel: LabelSelector | undefined | null, pat
   if (!sel) return errs;
   errs.push(...validateLabels(sel.matchLabels, `${path}.matchLabels`));
   (sel.matchExpressions ?? []).forEach((expr, i) => errs.push(...validateLabelSelectorRequirement(expr, `${path}.matchExpressions[${i}]`)));
-  return errs;
-}
-
-/** A `metav1.Condition` as it arrives (any field may be missing before validation). */
-export interface MetaCondition {
-  type?: string;
-  status?: string;
-  observedGeneration?: number;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
-const CONDITION_REASON_FMT = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
-const conditionReasonRegexp = new RegExp(`^${CONDITION_REASON_FMT}$`);
-const CONDITION_REASON_ERR_MSG =
-  "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'";
-const MAX_CONDITION_REASON_LEN = 1024;
-const MAX_CONDITION_MESSAGE_LEN = 32 * 1024;
-
-/**
- * metav1 `ValidateConditions` / `ValidateCondition`: types unique (`Duplicate value`) and qualified
- * names; status True, False or Unknown; observedGeneration ≥ 0; lastTransitionTime set (`Required
- * value: must be set`); a reason (`must be set`) in CamelCase-like form of at most 1024 bytes; a message
- * of at most 32 KiB. E.g. `status.conditions[0].reason: Required value: must be set`.
- */
-export function validateConditions(conditions: readonly MetaCondition[] | undefined, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  (conditions ?? []).forEach((c, i) => {
-    const p = `${path}[${i}]`;
-    const type = c.type ?? '';
-    if (seen.has(type)) errs.push(field.duplicate(`${p}.type`, type));
-    seen.add(type);
-    for (const msg of isQualifiedName(type)) errs.push(field.invalid(`${p}.type`, type, msg));
-    if (!CONDITION_STATUSES.includes(c.status ?? '')) errs.push(field.notSupported(`${p}.status`, c.status ?? '', CONDITION_STATUSES));
-    if ((c.observedGeneration ?? 0) < 0) errs.push(field.invalid(`${p}.observedGeneration`, c.observedGeneration, 'must be greater than or equal to zero'));
-    if (!c.lastTransitionTime) errs.push(field.required(`${p}.lastTransitionTime`, 'must be set'));
-    const reason = c.reason ?? '';
-    if (!reason) errs.push(field.required(`${p}.reason`, 'must be set'));
-    else {
-      if (!conditionReasonRegexp.test(reason)) {
-        errs.push(field.invalid(`${p}.reason`, reason, regexError(CONDITION_REASON_ERR_MSG, CONDITION_REASON_FMT, 'my_name', 'MY_NAME', 'MyName', 'ReasonA,ReasonB', 'ReasonA:ReasonB')));
-      }
-      if (byteLength(reason) > MAX_CONDITION_REASON_LEN) errs.push(field.tooLong(`${p}.reason`, MAX_CONDITION_REASON_LEN));
-    }
-    if (byteLength(c.message ?? '') > MAX_CONDITION_MESSAGE_LEN) errs.push(field.tooLong(`${p}.message`, MAX_CONDITION_MESSAGE_LEN));
-  });
   return errs;
 }

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { fieldErrorString, type FieldError } from '../errors/index.js';
 import {
   isDNS1035Label,
+  isFullyQualifiedName,
+  validateConditions,
   isDNS1123Label,
   isDNS1123Subdomain,
   isQualifiedName,
@@ -278,5 +280,35 @@ describe('validateLabelSelector', () => {
       `spec.selector.matchExpressions[3].key: Invalid value: "bad key": ${NAME_PART_MSG}`,
       `spec.selector.matchExpressions[3].values[1]: Invalid value: "not ok": ${LABEL_VALUE_MSG}`,
     ]);
+  });
+});
+
+describe('DNS-1035 labels, fully qualified names, metav1 conditions', () => {
+  test('IsDNS1035Label starts with a letter', () => {
+    assert.deepEqual(isDNS1035Label('v1beta1'), []);
+    assert.deepEqual(isDNS1035Label('1v'), [
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+    ]);
+    assert.equal(isDNS1035Label('a'.repeat(64))[0], 'must be no more than 63 characters');
+  });
+
+  test('IsFullyQualifiedName needs three segments', () => {
+    assert.deepEqual(strs(isFullyQualifiedName('name', 'a.b.c')), []);
+    assert.deepEqual(strs(isFullyQualifiedName('name', '')), ['name: Required value']);
+    assert.deepEqual(strs(isFullyQualifiedName('name', 'a.b')), ['name: Invalid value: "a.b": should be a domain with at least three segments separated by dots']);
+    assert.deepEqual(strs(isFullyQualifiedName('name', 'A.b.c')), [`name: Invalid value: "A.b.c": ${SUBDOMAIN_MSG}`]);
+  });
+
+  test('ValidateConditions', () => {
+    const ok = { type: 'Ready', status: 'True', lastTransitionTime: '2025-01-01T00:00:00Z', reason: 'AllGood', message: '' };
+    assert.deepEqual(strs(validateConditions([ok], 'status.conditions')), []);
+    assert.deepEqual(strs(validateConditions([ok, { ...ok, status: 'Maybe', reason: '', lastTransitionTime: '', observedGeneration: -1 }], 'status.conditions')), [
+      'status.conditions[1].type: Duplicate value: "Ready"',
+      'status.conditions[1].status: Unsupported value: "Maybe": supported values: "False", "True", "Unknown"',
+      'status.conditions[1].observedGeneration: Invalid value: -1: must be greater than or equal to zero',
+      'status.conditions[1].lastTransitionTime: Required value: must be set',
+      'status.conditions[1].reason: Required value: must be set',
+    ]);
+    assert.match(strs(validateConditions([{ ...ok, reason: 'not ok' }], 'c'))[0] ?? '', /^c\[0\]\.reason: Invalid value: "not ok": a condition reason must start with alphabetic character/);
   });
 });

@@ -43,6 +43,39 @@ export function resetField<T extends object>(obj: T, old: T | undefined, key: ke
   else delete obj[key];
 }
 
+/**
+ * `metav1.ResetObjectMetaForStatus`: a status update keeps the stored labels, annotations,
+ * finalizers and ownerReferences (the store itself keeps generation and the deletion fields).
+ */
+export function resetObjectMetaForStatus(obj: ApiObject<KubeObject>, old: KubeObject): void {
+  const meta = (obj.metadata ??= {});
+  for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const) resetField(meta, old.metadata, key);
+}
+
+/** An object with a spec and a status subresource, as {@link specStatusPreparation} handles it. */
+type SpecStatusObject = ApiObject<KubeObject> & { spec?: unknown; status?: unknown };
+
+/**
+ * The preparation of a kind with spec and status whose generation counts spec changes (FlowSchemas,
+ * PriorityLevelConfigurations, ValidatingAdmissionPolicies — their strategy.go files): status starts
+ * empty and generation 1; an update keeps the stored status and bumps generation when spec changed;
+ * a status update keeps the stored spec and the metadata `ResetObjectMetaForStatus` keeps.
+ */
+export const specStatusPreparation = {
+  prepareForCreate(obj: SpecStatusObject): void {
+    obj.status = {};
+    (obj.metadata ??= {}).generation = 1;
+  },
+  prepareForUpdate(obj: SpecStatusObject, old: SpecStatusObject): void {
+    obj.status = old.status ?? {};
+    bumpGenerationIf(obj, old, !semanticDeepEqual(obj.spec, old.spec));
+  },
+  prepareForStatusUpdate(obj: SpecStatusObject, old: SpecStatusObject): void {
+    obj.spec = old.spec ?? {};
+    resetObjectMetaForStatus(obj, old);
+  },
+};
+
 /** `ValidateImmutableField`: `<path>: Invalid value: <new>: field is immutable` when the values differ semantically. */
 export function validateImmutableField(newVal: unknown, oldVal: unknown, path: string): FieldError[] {
   return semanticDeepEqual(newVal, oldVal) ? [] : [field.invalid(path, newVal ?? null, FIELD_IMMUTABLE_ERROR_MSG)];

@@ -9,6 +9,10 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
   assert.deepEqual(
     servedStrategies.map((s) => `${s.info.group || 'core'}/${s.info.version}/${s.info.resource}`).sort(),
     [
+      'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+      'admissionregistration.k8s.io/v1/validatingadmissionpolicies',
+      'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
+      'admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
       'apiextensions.k8s.io/v1/customresourcedefinitions',
       'apiregistration.k8s.io/v1/apiservices',
       'apps/v1/controllerrevisions',
@@ -39,6 +43,8 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'core/v1/services',
       'discovery.k8s.io/v1/endpointslices',
       'events.k8s.io/v1/events',
+      'flowcontrol.apiserver.k8s.io/v1/flowschemas',
+      'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations',
       'node.k8s.io/v1/runtimeclasses',
       'policy/v1/poddisruptionbudgets',
       'rbac.authorization.k8s.io/v1/clusterrolebindings',
@@ -63,7 +69,14 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
     'runtimeclasses',
     'services',
   ]);
-  assert.deepEqual(resources((s) => s.info.categories.includes('api-extensions')), ['apiservices', 'customresourcedefinitions']);
+  assert.deepEqual(resources((s) => s.info.categories.includes('api-extensions')), [
+    'apiservices',
+    'customresourcedefinitions',
+    'mutatingwebhookconfigurations',
+    'validatingadmissionpolicies',
+    'validatingadmissionpolicybindings',
+    'validatingwebhookconfigurations',
+  ]);
   // ReplicationControllers keep v1's Orphan default, from before server-side garbage collection.
   assert.deepEqual(resources((s) => s.defaultGarbageCollectionPolicy !== 'Background'), ['replicationcontrollers']);
   assert.equal(replicationControllerStrategy.defaultGarbageCollectionPolicy, 'Orphan');

@@ -42,6 +42,10 @@ import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
 import { clusterRoleStrategy, roleStrategy } from './roles.js';
 import { clusterRoleBindingStrategy, roleBindingStrategy } from './rolebindings.js';
 import { runtimeClassStrategy } from './runtimeclasses.js';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './webhookconfigurations.js';
+import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validatingadmissionpolicies.js';
+import { flowSchemaStrategy } from './flowschemas.js';
+import { priorityLevelConfigurationStrategy } from './prioritylevelconfigurations.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
@@ -52,6 +56,9 @@ export { limitRangeStrategy, podTemplateStrategy, replicationControllerStrategy,
 export { customResourceDefinitionStrategy };
 export { clusterRoleBindingStrategy, clusterRoleStrategy, podDisruptionBudgetStrategy, roleBindingStrategy, roleStrategy, runtimeClassStrategy };
 export { apiServiceStrategy, localSubjectAccessReviewStrategy, selfSubjectRulesReviewStrategy, subjectAccessReviewStrategy, tokenReviewStrategy };
+export { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy };
+export { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy };
+export { flowSchemaStrategy, priorityLevelConfigurationStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -103,4 +110,11 @@ export const servedStrategies: ResourceStrategy[] = [
   subjectAccessReviewStrategy,
   localSubjectAccessReviewStrategy,
   selfSubjectRulesReviewStrategy,
+  erase(mutatingWebhookConfigurationStrategy),
+  erase(validatingWebhookConfigurationStrategy),
+  erase(validatingAdmissionPolicyStrategy),
+  erase(validatingAdmissionPolicyBindingStrategy),
+  // Priority levels before flow schemas: the schemas' Dangling conditions read the levels at start-up.
+  erase(priorityLevelConfigurationStrategy),
+  erase(flowSchemaStrategy),
 ];
