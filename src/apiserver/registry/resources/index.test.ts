@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { servedStrategies } from './index.js';
+import { jobStrategy, servedStrategies } from './index.js';
 import { semanticDeepEqual } from './helpers.js';
 
 test('served strategies: namespaces first, as their bootstrap objects hold every other kind\'s', () => {
@@ -13,10 +13,13 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'apps/v1/daemonsets',
       'apps/v1/deployments',
       'apps/v1/replicasets',
+      'apps/v1/statefulsets',
       'authentication.k8s.io/v1/selfsubjectreviews',
       'authorization.k8s.io/v1/selfsubjectaccessreviews',
       'autoscaling/v1/horizontalpodautoscalers',
       'autoscaling/v2/horizontalpodautoscalers',
+      'batch/v1/cronjobs',
+      'batch/v1/jobs',
       'coordination.k8s.io/v1/leases',
       'core/v1/configmaps',
       'core/v1/endpoints',
@@ -33,10 +36,12 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
     ],
   );
   const resources = (pick: (s: (typeof servedStrategies)[number]) => unknown) => [...new Set(servedStrategies.filter(pick).map((s) => s.info.resource))].sort();
-  assert.deepEqual(resources((s) => s.info.categories.includes('all')), ['daemonsets', 'deployments', 'horizontalpodautoscalers', 'pods', 'replicasets', 'services']);
-  assert.deepEqual(resources((s) => s.scale), ['deployments', 'replicasets']);
+  assert.deepEqual(resources((s) => s.info.categories.includes('all')), ['cronjobs', 'daemonsets', 'deployments', 'horizontalpodautoscalers', 'jobs', 'pods', 'replicasets', 'services', 'statefulsets']);
+  assert.deepEqual(resources((s) => s.scale), ['deployments', 'replicasets', 'statefulsets']);
   assert.deepEqual(resources((s) => s.allowCreateOnUpdate), ['endpoints', 'events', 'leases', 'services']);
-  assert.ok(servedStrategies.every((s) => s.defaultGarbageCollectionPolicy === 'Background'));
+  // batch/v1 Jobs orphan their pods by default (pkg/registry/batch/job/strategy.go); every other kind deletes in the background.
+  assert.deepEqual(resources((s) => s.defaultGarbageCollectionPolicy !== 'Background'), ['jobs']);
+  assert.equal(jobStrategy.defaultGarbageCollectionPolicy, 'Orphan');
   for (const s of servedStrategies) {
     assert.equal(s.info.listKind, `${s.info.kind}List`);
     assert.equal(s.table.columns.filter((c) => c.format === 'name').length, 1, s.info.resource);

@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../../api/index.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { controllerRevisionStrategy } from './controllerrevisions.js';
+import { cronJobStrategy } from './cronjobs.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import { selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy } from './reviews.js';
 import { deploymentStrategy } from './deployments.js';
@@ -13,6 +14,7 @@ import { eventStrategy } from './events.js';
 import { eventsV1Strategy } from './events-v1.js';
 import { horizontalPodAutoscalerV1Strategy } from './hpa-conversion.js';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
+import { jobStrategy } from './jobs.js';
 import { leaseStrategy } from './leases.js';
 import { namespaceStrategy } from './namespaces.js';
 import { nodeStrategy } from './nodes.js';
@@ -25,12 +27,14 @@ import { endpointSliceStrategy } from './endpointslices.js';
 import { secretStrategy } from './secrets.js';
 import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
+import { statefulSetStrategy } from './statefulsets.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
+export { cronJobStrategy, jobStrategy, statefulSetStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -65,4 +69,7 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  erase(statefulSetStrategy),
+  erase(jobStrategy),
+  erase(cronJobStrategy),
 ];
