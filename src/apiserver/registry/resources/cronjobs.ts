@@ -21,7 +21,7 @@ import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { formatLabelSelector } from '../../../machinery/labels/index.js';
 import { validateNonnegativeField } from '../../../machinery/validation/index.js';
 import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
-import { bumpGenerationIf, resetField, semanticDeepEqual, type ApiObject } from './helpers.js';
+import { specStatusPreparation, type ApiObject } from './helpers.js';
 import { defaultJobSpecTemplate, validateJobSpecFields } from './job-validation.js';
 import { JOB_SELECTOR_COLUMN } from './jobs.js';
 import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
@@ -148,17 +148,7 @@ export const cronJobStrategy: ResourceStrategy<CronJobObject> = {
   info: resourceInfo(CRON_JOBS),
   hasStatus: true,
   defaults: defaultCronJob,
-  prepareForCreate(cj) {
-    cj.status = {};
-    (cj.metadata ??= {}).generation = 1;
-  },
-  prepareForUpdate(cj, old) {
-    resetField(cj, old, 'status');
-    bumpGenerationIf(cj, old, !semanticDeepEqual(cj.spec, old.spec));
-  },
-  prepareForStatusUpdate(cj, old) {
-    resetField(cj, old, 'spec');
-  },
+  ...specStatusPreparation(() => ({})),
   validate: validateCronJob,
   // The 52-character limit is not checked on update, so that older CronJobs can still be changed and deleted.
   validateUpdate: (cj, old) => validateCronJobSpec(cj, old),

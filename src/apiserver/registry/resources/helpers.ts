@@ -8,7 +8,7 @@ import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { selectorFromLabelSelector } from '../../../machinery/labels/index.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
 import { semanticDeepEqual } from '../../../machinery/meta/index.js';
-import type { ScaleStrategy } from '../strategy.js';
+import type { ResourceStrategy, ScaleStrategy } from '../strategy.js';
 
 export { semanticDeepEqual };
 
@@ -78,3 +78,30 @@ export const replicasScale: ScaleStrategy<ReplicatedObject> = {
   statusReplicas: (obj) => obj.status?.replicas ?? 0,
   selector: (obj) => labelSelectorString(obj.spec?.selector),
 };
+
+/** A kind with spec and status whose generation follows its spec (StatefulSets, Jobs, CronJobs). */
+type SpecStatusObject<S> = ApiObject<KubeObject> & { spec?: unknown; status?: S };
+
+/**
+ * The preparation hooks of a kind with a status subresource whose generation counts spec changes
+ * (upstream's PrepareForCreate / PrepareForUpdate and the status strategy's PrepareForUpdate):
+ * create starts at generation 1 with `initialStatus()`; an update keeps the stored status and bumps
+ * the generation when the spec changed semantically; a status update keeps the stored spec.
+ */
+export function specStatusPreparation<S, T extends SpecStatusObject<S>>(
+  initialStatus: () => S,
+): Pick<ResourceStrategy<T>, 'prepareForCreate' | 'prepareForUpdate'> & Required<Pick<ResourceStrategy<T>, 'prepareForStatusUpdate'>> {
+  return {
+    prepareForCreate(obj) {
+      obj.status = initialStatus();
+      (obj.metadata ??= {}).generation = 1;
+    },
+    prepareForUpdate(obj, old) {
+      obj.status = old.status ?? initialStatus();
+      bumpGenerationIf(obj, old, !semanticDeepEqual(obj.spec, old.spec));
+    },
+    prepareForStatusUpdate(obj, old) {
+      resetField(obj, old, 'spec');
+    },
+  };
+}

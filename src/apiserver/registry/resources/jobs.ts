@@ -27,7 +27,7 @@ import { formatLabelSelector, selectorFromLabelSelector } from '../../../machine
 import { isDNS1123Label } from '../../../machinery/validation/index.js';
 import { parseTime } from '../../../util/clock/index.js';
 import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
-import { bumpGenerationIf, resetField, semanticDeepEqual, type ApiObject } from './helpers.js';
+import { specStatusPreparation, type ApiObject } from './helpers.js';
 import { defaultJobSpec, validateJobSpec, validateJobSpecUpdate, validateJobStatusUpdate } from './job-validation.js';
 import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, humanDuration, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
 
@@ -189,23 +189,18 @@ export const JOB_SELECTOR_COLUMN = column(
   1,
 );
 
+const preparation = specStatusPreparation<NonNullable<Job['status']>, JobObject>(() => ({}));
+
 /** The jobs strategy. */
 export const jobStrategy: ResourceStrategy<JobObject> = {
   info: resourceInfo(JOBS),
   hasStatus: true,
   defaults: defaultJob,
-  prepareForCreate(job) {
+  ...preparation,
+  prepareForCreate(job, now) {
     if (job.spec?.manualSelector !== true) generateSelector(job);
     copyTemplateLabels(job);
-    job.status = {};
-    (job.metadata ??= {}).generation = 1;
-  },
-  prepareForUpdate(job, old) {
-    resetField(job, old, 'status');
-    bumpGenerationIf(job, old, !semanticDeepEqual(job.spec, old.spec));
-  },
-  prepareForStatusUpdate(job, old) {
-    resetField(job, old, 'spec');
+    preparation.prepareForCreate(job, now);
   },
   validate: (job) => validateJob(job, true),
   validateUpdate: validateJobUpdate,

@@ -28,7 +28,7 @@ import { selectorFromLabelSelector, type Selector } from '../../../machinery/lab
 import { isDNS1123Label, isDNS1123Subdomain, validateAnnotations, validateLabelSelector, validateLabels, validateNonnegativeField } from '../../../machinery/validation/index.js';
 import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
 import { intOrPercentValue, percentValue, validateCollisionCount, validatePositiveIntOrPercent } from './deployments.js';
-import { bumpGenerationIf, replicasScale, resetField, semanticDeepEqual, type ApiObject } from './helpers.js';
+import { replicasScale, semanticDeepEqual, specStatusPreparation, type ApiObject } from './helpers.js';
 import { defaultPodTemplateSpec } from './pod-template.js';
 import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, column, layoutContainerCells, translateTimestampSince } from './table-helpers.js';
 
@@ -252,23 +252,21 @@ function initialStatus(): NonNullable<StatefulSet['status']> {
   return { replicas: 0, availableReplicas: 0 };
 }
 
+const preparation = specStatusPreparation<NonNullable<StatefulSet['status']>, StatefulSetObject>(initialStatus);
+
 /** The statefulsets strategy. */
 export const statefulSetStrategy: ResourceStrategy<StatefulSetObject> = {
   info: resourceInfo(STATEFUL_SETS),
   hasStatus: true,
   defaults: defaultStatefulSet,
-  prepareForCreate(sts) {
-    sts.status = initialStatus();
-    (sts.metadata ??= {}).generation = 1;
+  ...preparation,
+  prepareForCreate(sts, now) {
+    preparation.prepareForCreate(sts, now);
     dropDisabledFields(sts, undefined);
   },
   prepareForUpdate(sts, old) {
-    sts.status = old.status ?? initialStatus();
     dropDisabledFields(sts, old);
-    bumpGenerationIf(sts, old, !semanticDeepEqual(sts.spec, old.spec));
-  },
-  prepareForStatusUpdate(sts, old) {
-    resetField(sts, old, 'spec');
+    preparation.prepareForUpdate(sts, old);
   },
   validate: validateStatefulSet,
   validateUpdate: validateStatefulSetUpdate,
