@@ -86,8 +86,10 @@ export type {
   DaemonSetUpdateStrategy,
   ControllerRevision,
   StatefulSet,
+  StatefulSetSpec,
+  StatefulSetStatus,
 } from 'kubernetes-types/apps/v1.js';
-export type { Job, CronJob } from 'kubernetes-types/batch/v1.js';
+export type { Job, JobSpec, JobStatus, JobTemplateSpec, CronJob, CronJobSpec, CronJobStatus } from 'kubernetes-types/batch/v1.js';
 export type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js';
 export type { HorizontalPodAutoscaler as HorizontalPodAutoscalerV1 } from 'kubernetes-types/autoscaling/v1.js';
 export type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';

@@ -256,4 +256,24 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     spec: { user: 'someone', resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default', fieldSelector: { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n1'] }] } } },
   },
   'authorization.k8s.io/selfsubjectrulesreviews': { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'default' } },
+  'apps/statefulsets': {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    spec: {
+      replicas: 2,
+      serviceName: 'fz',
+      ...workloadSpec,
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    },
+  },
+  'batch/jobs': {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    spec: { completions: 2, parallelism: 1, backoffLimit: 3, template: { spec: { ...podSpec, restartPolicy: 'Never' } } },
+  },
+  'batch/cronjobs': {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    spec: { schedule: '*/5 * * * *', timeZone: 'Etc/UTC', jobTemplate: { spec: { template: { spec: { ...podSpec, restartPolicy: 'OnFailure' } } } } },
+  },
 };

@@ -302,7 +302,7 @@ export const flowSchemaStrategy: ResourceStrategy<FlowSchemaObject> = {
     const spec = (fs.spec ??= {});
     if (!spec.matchingPrecedence) spec.matchingPrecedence = DEFAULT_MATCHING_PRECEDENCE;
   },
-  ...specStatusPreparation,
+  ...specStatusPreparation(() => ({})),
   validate: validateFlowSchema,
   validateUpdate: validateFlowSchema,
   validateStatusUpdate: (fs) => validateFlowcontrolConditions(fs.status?.conditions),

@@ -10,7 +10,7 @@ import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.j
 import { semanticDeepEqual } from '../../../machinery/meta/index.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import type { Store } from '../generic/store.js';
-import type { ScaleStrategy } from '../strategy.js';
+import type { ResourceStrategy, ScaleStrategy } from '../strategy.js';
 
 export { semanticDeepEqual };
 
@@ -52,29 +52,6 @@ export function resetObjectMetaForStatus(obj: ApiObject<KubeObject>, old: KubeOb
   for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const) resetField(meta, old.metadata, key);
 }
 
-/** An object with a spec and a status subresource, as {@link specStatusPreparation} handles it. */
-type SpecStatusObject = ApiObject<KubeObject> & { spec?: unknown; status?: unknown };
-
-/**
- * The preparation of a kind with spec and status whose generation counts spec changes (FlowSchemas,
- * PriorityLevelConfigurations, ValidatingAdmissionPolicies — their strategy.go files): status starts
- * empty and generation 1; an update keeps the stored status and bumps generation when spec changed;
- * a status update keeps the stored spec and the metadata `ResetObjectMetaForStatus` keeps.
- */
-export const specStatusPreparation = {
-  prepareForCreate(obj: SpecStatusObject): void {
-    obj.status = {};
-    (obj.metadata ??= {}).generation = 1;
-  },
-  prepareForUpdate(obj: SpecStatusObject, old: SpecStatusObject): void {
-    obj.status = old.status ?? {};
-    bumpGenerationIf(obj, old, !semanticDeepEqual(obj.spec, old.spec));
-  },
-  prepareForStatusUpdate(obj: SpecStatusObject, old: SpecStatusObject): void {
-    obj.spec = old.spec ?? {};
-    resetObjectMetaForStatus(obj, old);
-  },
-};
 
 /** `ValidateImmutableField`: `<path>: Invalid value: <new>: field is immutable` when the values differ semantically. */
 export function validateImmutableField(newVal: unknown, oldVal: unknown, path: string): FieldError[] {
@@ -140,4 +117,34 @@ export async function createMissing(store: Store, objects: readonly { metadata?:
 /** A kind's storage extension that only creates `objects` at start-up when missing (see {@link createMissing}). */
 export function bootstrapStorage(objects: readonly { metadata?: ObjectMeta }[]): (ctx: StorageContext) => StorageExtension {
   return ({ store }) => ({ bootstrap: () => createMissing(store, objects) });
+}
+
+/** A kind with spec and status whose generation follows its spec, as {@link specStatusPreparation} handles it. */
+type SpecStatusObject<S> = ApiObject<KubeObject> & { spec?: unknown; status?: S };
+
+/**
+ * The preparation hooks of a kind with a status subresource whose generation counts spec changes
+ * (upstream's PrepareForCreate / PrepareForUpdate and the status strategy's PrepareForUpdate; e.g.
+ * StatefulSets, Jobs, CronJobs, FlowSchemas, ValidatingAdmissionPolicies): create starts at
+ * generation 1 with `initialStatus()`; an update keeps the stored status and bumps the generation when
+ * the spec changed semantically; a status update keeps the stored spec and the metadata
+ * `ResetObjectMetaForStatus` keeps.
+ */
+export function specStatusPreparation<S, T extends SpecStatusObject<S>>(
+  initialStatus: () => S,
+): Pick<ResourceStrategy<T>, 'prepareForCreate' | 'prepareForUpdate'> & Required<Pick<ResourceStrategy<T>, 'prepareForStatusUpdate'>> {
+  return {
+    prepareForCreate(obj) {
+      obj.status = initialStatus();
+      (obj.metadata ??= {}).generation = 1;
+    },
+    prepareForUpdate(obj, old) {
+      obj.status = old.status ?? initialStatus();
+      bumpGenerationIf(obj, old, !semanticDeepEqual(obj.spec, old.spec));
+    },
+    prepareForStatusUpdate(obj, old) {
+      resetField(obj, old, 'spec');
+      resetObjectMetaForStatus(obj, old);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { replicationControllerStrategy, servedStrategies } from './index.js';
+import { jobStrategy, replicationControllerStrategy, servedStrategies } from './index.js';
 import { semanticDeepEqual } from './helpers.js';
 
 test('served strategies: namespaces first, as their bootstrap objects hold every other kind\'s', () => {
@@ -19,6 +19,7 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'apps/v1/daemonsets',
       'apps/v1/deployments',
       'apps/v1/replicasets',
+      'apps/v1/statefulsets',
       'authentication.k8s.io/v1/selfsubjectreviews',
       'authentication.k8s.io/v1/tokenreviews',
       'authorization.k8s.io/v1/localsubjectaccessreviews',
@@ -27,6 +28,8 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'authorization.k8s.io/v1/subjectaccessreviews',
       'autoscaling/v1/horizontalpodautoscalers',
       'autoscaling/v2/horizontalpodautoscalers',
+      'batch/v1/cronjobs',
+      'batch/v1/jobs',
       'coordination.k8s.io/v1/leases',
       'core/v1/configmaps',
       'core/v1/endpoints',
@@ -55,8 +58,19 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
     ],
   );
   const resources = (pick: (s: (typeof servedStrategies)[number]) => unknown) => [...new Set(servedStrategies.filter(pick).map((s) => s.info.resource))].sort();
-  assert.deepEqual(resources((s) => s.info.categories.includes('all')), ['daemonsets', 'deployments', 'horizontalpodautoscalers', 'pods', 'replicasets', 'replicationcontrollers', 'services']);
-  assert.deepEqual(resources((s) => s.scale), ['deployments', 'replicasets', 'replicationcontrollers']);
+  assert.deepEqual(resources((s) => s.info.categories.includes('all')), [
+    'cronjobs',
+    'daemonsets',
+    'deployments',
+    'horizontalpodautoscalers',
+    'jobs',
+    'pods',
+    'replicasets',
+    'replicationcontrollers',
+    'services',
+    'statefulsets',
+  ]);
+  assert.deepEqual(resources((s) => s.scale), ['deployments', 'replicasets', 'replicationcontrollers', 'statefulsets']);
   assert.deepEqual(resources((s) => s.allowCreateOnUpdate), [
     'clusterrolebindings',
     'clusterroles',
@@ -77,9 +91,11 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
     'validatingadmissionpolicybindings',
     'validatingwebhookconfigurations',
   ]);
-  // ReplicationControllers keep v1's Orphan default, from before server-side garbage collection.
-  assert.deepEqual(resources((s) => s.defaultGarbageCollectionPolicy !== 'Background'), ['replicationcontrollers']);
+  // ReplicationControllers keep v1's Orphan default, from before server-side garbage collection, and
+  // batch/v1 Jobs orphan their pods (pkg/registry/batch/job/strategy.go); the rest delete in the background.
+  assert.deepEqual(resources((s) => s.defaultGarbageCollectionPolicy !== 'Background'), ['jobs', 'replicationcontrollers']);
   assert.equal(replicationControllerStrategy.defaultGarbageCollectionPolicy, 'Orphan');
+  assert.equal(jobStrategy.defaultGarbageCollectionPolicy, 'Orphan');
   for (const s of servedStrategies) {
     assert.equal(s.info.listKind, `${s.info.kind}List`);
     assert.equal(s.table.columns.filter((c) => c.format === 'name').length, 1, s.info.resource);

@@ -7,6 +7,7 @@ import type { KubeObject } from '../../../api/index.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { controllerRevisionStrategy } from './controllerrevisions.js';
 import { customResourceDefinitionStrategy } from './customresourcedefinitions.js';
+import { cronJobStrategy } from './cronjobs.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import {
   localSubjectAccessReviewStrategy,
@@ -22,6 +23,7 @@ import { eventStrategy } from './events.js';
 import { eventsV1Strategy } from './events-v1.js';
 import { horizontalPodAutoscalerV1Strategy } from './hpa-conversion.js';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
+import { jobStrategy } from './jobs.js';
 import { leaseStrategy } from './leases.js';
 import { namespaceStrategy } from './namespaces.js';
 import { nodeStrategy } from './nodes.js';
@@ -46,6 +48,7 @@ import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStr
 import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validatingadmissionpolicies.js';
 import { flowSchemaStrategy } from './flowschemas.js';
 import { priorityLevelConfigurationStrategy } from './prioritylevelconfigurations.js';
+import { statefulSetStrategy } from './statefulsets.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
@@ -59,6 +62,7 @@ export { apiServiceStrategy, localSubjectAccessReviewStrategy, selfSubjectRulesR
 export { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy };
 export { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy };
 export { flowSchemaStrategy, priorityLevelConfigurationStrategy };
+export { cronJobStrategy, jobStrategy, statefulSetStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -117,4 +121,7 @@ export const servedStrategies: ResourceStrategy[] = [
   // Priority levels before flow schemas: the schemas' Dangling conditions read the levels at start-up.
   erase(priorityLevelConfigurationStrategy),
   erase(flowSchemaStrategy),
+  erase(statefulSetStrategy),
+  erase(jobStrategy),
+  erase(cronJobStrategy),
 ];

@@ -230,7 +230,7 @@ export const priorityLevelConfigurationStrategy: ResourceStrategy<PriorityLevelO
   info: resourceInfo(PRIORITY_LEVEL_CONFIGURATIONS),
   hasStatus: true,
   defaults: defaultPriorityLevel,
-  ...specStatusPreparation,
+  ...specStatusPreparation(() => ({})),
   validate: validatePriorityLevelConfiguration,
   validateUpdate: validatePriorityLevelConfiguration,
   validateStatusUpdate: (pl) => validateFlowcontrolConditions(pl.status?.conditions),

@@ -306,7 +306,7 @@ export const validatingAdmissionPolicyStrategy: ResourceStrategy<PolicyObject> =
     spec.failurePolicy ??= 'Fail';
     defaultMatchResources(spec.matchConstraints);
   },
-  ...specStatusPreparation,
+  ...specStatusPreparation(() => ({})),
   validate: (p) => validateValidatingAdmissionPolicy(p),
   /** Match conditions are checked again only when they or the paramKind changed (`ignoreValidatingAdmissionPolicyMatchConditions`). */
   validateUpdate: (p, old) =>
