@@ -146,8 +146,18 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * spec changed (Deployment: spec or annotations) (RESTUpdateStrategy.PrepareForUpdate).
    */
   prepareForUpdate(obj: T, old: T): void;
-  /** Before an update of the status subresource: keep everything but status from `old`. */
-  prepareForStatusUpdate?(obj: T, old: T): void;
+  /**
+   * Before an update of the status subresource: keep everything but status from `old` (the default
+   * when absent). `now` (ms, always given by the store) is for timestamps the server fills in (CSR
+   * condition times).
+   */
+  prepareForStatusUpdate?(obj: T, old: T, now?: number): void;
+  /**
+   * The rule for `metadata.name` and `generateName` (upstream's per-kind ValidateNameFunc given to
+   * ValidateObjectMeta): error messages, none when valid. Absent: a DNS-1123 subdomain. IPAddresses
+   * must be named by their canonical IP; CertificateSigningRequest names are not checked.
+   */
+  nameValidator?: (name: string) => string[];
   /** Validation of a new object (pkg/apis/<group>/validation); metadata is validated by the store. */
   validate(obj: T): FieldError[];
   /** Validation of an update (immutable fields such as a Deployment's selector). */

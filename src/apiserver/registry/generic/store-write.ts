@@ -7,7 +7,7 @@ import type { KubeObject } from '../../../api/index.js';
 import type { PatchType } from '../../../api/request.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
 import { StatusError, field, isAlreadyExists, newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, type FieldError } from '../../../machinery/errors/index.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery/validation/index.js';
+import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaValidationOptions } from '../../../machinery/validation/index.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { StorageError } from '../../../storage/interface.js';
 import { formatTime } from '../../../util/clock/index.js';
@@ -135,6 +135,12 @@ export abstract class WriteStore extends ReadStore {
     }
   }
 
+  /** How ValidateObjectMeta checks this kind: its scope and its name rule (DNS-1123 subdomain unless the strategy has its own). */
+  protected metaValidation(): ObjectMetaValidationOptions {
+    const { nameValidator } = this.strategy;
+    return { namespaced: this.strategy.info.namespaced, ...(nameValidator ? { nameValidator } : {}) };
+  }
+
   /** `rest.BeforeCreate`: namespace, no deletion fields, PrepareForCreate, then metadata + kind validation (422). */
   protected beforeCreate(obj: KubeObject, namespace: string | undefined): void {
     this.ensureNamespace(obj, namespace);
@@ -142,7 +148,7 @@ export abstract class WriteStore extends ReadStore {
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     this.strategy.prepareForCreate(obj, this.opts.clock.now());
-    const errs = [...validateObjectMeta(meta, { namespaced: this.strategy.info.namespaced }, 'metadata'), ...this.strategy.validate(obj)];
+    const errs = [...validateObjectMeta(meta, this.metaValidation(), 'metadata'), ...this.strategy.validate(obj)];
     if (errs.length > 0) throw newInvalid({ group: this.strategy.info.group, kind: this.strategy.info.kind }, meta.name ?? '', errs);
   }
 
@@ -368,9 +374,9 @@ export abstract class WriteStore extends ReadStore {
     else meta.generation = oldMeta.generation;
     if (mode === 'main') this.strategy.prepareForUpdate(obj, old);
     else if (mode === 'status') {
-      if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old);
+      if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old, this.opts.clock.now());
       else keepAllButStatus(obj, old);
-    } else mode.prepareForUpdate(obj, old);
+    } else mode.prepareForUpdate(obj, old, this.opts.clock.now());
     if (!meta.uid) meta.uid = oldMeta.uid ?? '';
     if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
     if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
@@ -378,7 +384,7 @@ export abstract class WriteStore extends ReadStore {
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     const errs: FieldError[] = [
-      ...validateObjectMeta(meta, { namespaced: this.strategy.info.namespaced }, 'metadata'),
+      ...validateObjectMeta(meta, this.metaValidation(), 'metadata'),
       ...validateObjectMetaUpdate(meta, oldMeta, 'metadata'),
     ];
     if (mode === 'main') errs.push(...this.strategy.validateUpdate(obj, old));

@@ -4,7 +4,7 @@
  * and the scale subresource of replicated workloads.
  */
 import type { KubeObject, LabelSelector, ObjectMeta } from '../../../api/index.js';
-import { field, type FieldError } from '../../../machinery/errors/index.js';
+import { field, goQuote, type FieldError } from '../../../machinery/errors/index.js';
 import { selectorFromLabelSelector } from '../../../machinery/labels/index.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
 import { semanticDeepEqual } from '../../../machinery/meta/index.js';
@@ -78,3 +78,27 @@ export const replicasScale: ScaleStrategy<ReplicatedObject> = {
   statusReplicas: (obj) => obj.status?.replicas ?? 0,
   selector: (obj) => labelSelectorString(obj.spec?.selector),
 };
+
+/**
+ * `field.Invalid` whose bad value Go prints with `%#v` (a slice, a struct, a `[]byte`): `rendered` is
+ * that text, carried in the detail so the message reads as upstream's
+ * (`spec: Invalid value: []networking.IngressRule(nil): either …`).
+ */
+export function invalidGoValue(path: string, rendered: string, detail: string): FieldError {
+  return field.invalidOmitValue(path, `${rendered}: ${detail}`);
+}
+
+/**
+ * Go's `%#v` of a slice of a string type: `[]string{"a", "b"}`, `[]string{}` when empty, `[]string(nil)`
+ * when absent; `type` is the element type's Go name (`networking.PolicyType`).
+ */
+export function goStringSlice(values: readonly string[] | undefined | null, type = 'string'): string {
+  if (values == null) return `[]${type}(nil)`;
+  return `[]${type}{${values.map(goQuote).join(', ')}}`;
+}
+
+/** Go's `%#v` of a `[]byte`: `[]byte{0x2d, 0x2d}`, `[]byte{}` when empty, `[]byte(nil)` when absent. */
+export function goByteSlice(bytes: Uint8Array | undefined): string {
+  if (bytes === undefined) return '[]byte(nil)';
+  return `[]byte{${Array.from(bytes, (b) => `0x${b.toString(16)}`).join(', ')}}`;
+}
