@@ -25,12 +25,19 @@ import { endpointSliceStrategy } from './endpointslices.js';
 import { secretStrategy } from './secrets.js';
 import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
+import { ingressClassStrategy } from './ingressclasses.js';
+import { ingressStrategy } from './ingresses.js';
+import { ipAddressStrategy } from './ipaddresses.js';
+import { networkPolicyStrategy } from './networkpolicies.js';
+import { serviceCIDRStrategy } from './servicecidrs.js';
+import { csrStrategy } from './certificatesigningrequests.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
+export { csrStrategy, ingressClassStrategy, ingressStrategy, ipAddressStrategy, networkPolicyStrategy, serviceCIDRStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -65,4 +72,10 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  erase(ingressClassStrategy),
+  erase(ingressStrategy),
+  erase(ipAddressStrategy),
+  erase(networkPolicyStrategy),
+  erase(serviceCIDRStrategy),
+  erase(csrStrategy),
 ];
