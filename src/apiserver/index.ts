@@ -305,7 +305,7 @@ export class ApiServer {
       if (req.verb === 'get') return ok(await getScale(store, ns, name, query));
       if (req.verb === 'update') return ok(await updateScale(store, ns, name, req.body, query, warnings));
       if (req.verb === 'patch') return ok(await patchScale(store, ns, name, req.patchType, req.body, query, warnings));
-    } else if (req.verb === 'create' || req.verb === 'update') {
+    } else if (req.verb === 'get' || req.verb === 'create' || req.verb === 'update' || req.verb === 'patch') {
       const handler = store.extension.subresources?.[sub]?.[req.verb];
       if (handler) {
         const res = await handler({ namespace: ns, name, body: req.body, patchType: req.patchType, query, warnings });

@@ -26,7 +26,7 @@ import { FakeClock, realClock } from '../../src/util/clock/index.js';
 import { SeededRand } from '../../src/util/random/index.js';
 import { deleteAt, fieldPaths, jsonPointer, mergePatchFor, setAt, type FieldPath } from './model.js';
 import type { FuzzCase, Mutation } from './arbitraries.js';
-import { SEEDS } from './seeds.js';
+import { SEED_NAMES, SEEDS } from './seeds.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -151,7 +151,8 @@ export class FuzzServer {
   async run(c: FuzzCase): Promise<void> {
     this.stats.cases++;
     const t = this.targets[c.resource % this.targets.length] as Target;
-    const name = caseName(t.seed, `fz${this.seq++}`);
+    const seq = this.seq++;
+    const name = SEED_NAMES[t.key]?.(seq) ?? caseName(t.seed, `fz${seq}`);
     const ns = t.strategy.info.namespaced ? 'default' : undefined;
     const collection = `${t.apiPrefix}${ns ? `/namespaces/${ns}` : ''}/${t.strategy.info.resource}`;
     const item = `${collection}/${name}`;

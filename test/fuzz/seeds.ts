@@ -276,4 +276,38 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     kind: 'CronJob',
     spec: { schedule: '*/5 * * * *', timeZone: 'Etc/UTC', jobTemplate: { spec: { template: { spec: { ...podSpec, restartPolicy: 'OnFailure' } } } } },
   },
+  'networking.k8s.io/ingressclasses': { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', spec: { controller: 'example.com/ingress-controller' } },
+  'networking.k8s.io/ingresses': {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    spec: {
+      rules: [{ host: 'fz.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }],
+      tls: [{ hosts: ['fz.example.com'], secretName: 'tls' }],
+    },
+  },
+  'networking.k8s.io/ipaddresses': { apiVersion: 'networking.k8s.io/v1', kind: 'IPAddress', spec: { parentRef: { group: '', resource: 'services', namespace: 'default', name: 'fz' } } },
+  'networking.k8s.io/networkpolicies': {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    spec: {
+      podSelector: { matchLabels: { app: 'fz' } },
+      ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/16', except: ['10.0.1.0/24'] } }, { podSelector: {} }], ports: [{ port: 80, endPort: 90 }] }],
+      egress: [{ to: [{ namespaceSelector: { matchLabels: { team: 'a' } } }], ports: [{ protocol: 'UDP', port: 'dns' }] }],
+    },
+  },
+  'networking.k8s.io/servicecidrs': { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', spec: { cidrs: ['10.200.0.0/16'] } },
+  'certificates.k8s.io/certificatesigningrequests': {
+    apiVersion: 'certificates.k8s.io/v1',
+    kind: 'CertificateSigningRequest',
+    // A P-256 request for CN=fuzz (openssl req -new -newkey ec), base64 of its PEM.
+    spec: { request: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlISU1IRUNBUUF3RHpFTk1Bc0dBMVVFQXd3RVpuVjZlakJaTUJNR0J5cUdTTTQ5QWdFR0NDcUdTTTQ5QXdFSApBMElBQlBGOHdKd0srczR4cXBRQm9GZ0RZSnVzZ2FFSGFUNWNSR0NqU3NIV096UmFoQjkrcWwwYjUrWk5ETXFSClBXVUc2b1QyQUhKRityTThCb2tkUHFhbEx5cWdBREFLQmdncWhrak9QUVFEQWdOSEFEQkVBaUFGTFQ0b3lteTQKb01rajZEYjhBcCsxRzdaOEVkc1pmQXdtZEVjZEkrN0JZZ0lnRW02SU8wd2FRWm9uSGQ0UVlsNGd2dFlzVE9qUQp5RkxGM2kycGhRa3RyRDg9Ci0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo=', signerName: 'example.com/fuzz-signer', usages: ['client auth'], expirationSeconds: 3600 },
+  },
+};
+
+/**
+ * Names of the n-th case for kinds whose names are not free-form (`fz<n>` otherwise): IPAddresses are
+ * named by their IP in canonical form.
+ */
+export const SEED_NAMES: Record<string, (n: number) => string> = {
+  'networking.k8s.io/ipaddresses': (n) => `fd00::1:${n.toString(16)}`,
 };

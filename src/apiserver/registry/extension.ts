@@ -50,16 +50,20 @@ export interface SubresourceRequest {
   warnings: string[];
 }
 
+/** The verbs a kind's own subresource may serve (as its discovery entry lists them). */
+export type SubresourceVerb = 'get' | 'create' | 'update' | 'patch';
+
 /** The answer of a subresource request: HTTP code (200, 201) and body. @throws StatusError */
 export type SubresourceHandler = (req: SubresourceRequest) => Promise<{ code: number; body: unknown }>;
 
 /**
  * An update strategy other than the main resource's and `/status`'s, for a subresource that
- * updates the object (the namespace `/finalize`: RESTUpdateStrategy's PrepareForUpdate and
- * ValidateUpdate). Both get private copies; `old` is the stored object.
+ * updates the object (the namespace `/finalize`, the CSR `/approval`: RESTUpdateStrategy's
+ * PrepareForUpdate and ValidateUpdate). Both get private copies; `old` is the stored object; `now`
+ * (ms) is for timestamps the server fills in.
  */
 export interface UpdateStrategy {
-  prepareForUpdate(obj: KubeObject, old: KubeObject): void;
+  prepareForUpdate(obj: KubeObject, old: KubeObject, now: number): void;
   validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
 }
 
@@ -107,7 +111,7 @@ export interface StorageExtension {
    */
   shouldDeleteDuringUpdate?(obj: KubeObject): boolean;
   /** Handlers of the kind's subresources beyond `status` and `scale`, by subresource and verb. */
-  subresources?: Record<string, Partial<Record<'create' | 'update', SubresourceHandler>>>;
+  subresources?: Record<string, Partial<Record<SubresourceVerb, SubresourceHandler>>>;
   /** Creates, when missing, the objects of this kind every cluster has; runs once at start-up, in discovery order. */
   bootstrap?(): Promise<void>;
   /**

@@ -153,8 +153,12 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * the store always passes it) is for the few kinds whose update sets a condition's transition time.
    */
   prepareForUpdate(obj: T, old: T, now?: number): void;
-  /** Before an update of the status subresource: keep everything but status from `old`. */
-  prepareForStatusUpdate?(obj: T, old: T): void;
+  /**
+   * Before an update of the status subresource: keep everything but status from `old` (the default
+   * when absent). `now` (ms, always given by the store) is for timestamps the server fills in (CSR
+   * condition times).
+   */
+  prepareForStatusUpdate?(obj: T, old: T, now?: number): void;
   /** Validation of a new object (pkg/apis/<group>/validation); metadata is validated by the store. */
   validate(obj: T): FieldError[];
   /**

@@ -327,6 +327,12 @@ export function goStringSlice(values: readonly string[] | undefined, type = '[]s
   return new GoSyntax(values === undefined ? `${type}(nil)` : `${type}{${values.map(goQuote).join(', ')}}`);
 }
 
+/** Go's `%#v` of a `[]byte`: `[]byte{0x2d, 0x2d}`, `[]byte{}` when empty, `[]byte(nil)` when absent. */
+export function goByteSlice(bytes: Uint8Array | undefined): GoSyntax {
+  if (bytes === undefined) return new GoSyntax('[]byte(nil)');
+  return new GoSyntax(`[]byte{${Array.from(bytes, (b) => `0x${b.toString(16)}`).join(', ')}}`);
+}
+
 /** Renders a bad value the way Go's `%v`/`%q` does in upstream messages: strings quoted, numbers bare. */
 function formatBadValue(v: unknown): string {
   if (v instanceof GoSyntax) return v.text;

@@ -16,6 +16,8 @@
 import { field, type FieldError } from '../errors/index.js';
 import type { LabelSelector, ObjectMeta, OwnerReference, ManagedFieldsEntry } from '../../api/index.js';
 
+export { isValidCIDR, isValidCIDRForLegacyField, isValidIP, isValidIPForLegacyField } from './ip.js';
+
 /** `validation.FieldImmutableErrorMsg`. */
 export const FIELD_IMMUTABLE_ERROR_MSG = 'field is immutable';
 /** `validation.IsNegativeErrorMsg`. */
@@ -100,6 +102,38 @@ export function isDNS1035Label(v: string): string[] {
   const errs: string[] = [];
   if (byteLength(v) > DNS1035_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1035_LABEL_MAX_LENGTH));
   if (!dns1035LabelRegexp.test(v)) errs.push(regexError(DNS1035_LABEL_ERR_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+  return errs;
+}
+
+const WILDCARD_DNS1123_SUBDOMAIN_FMT = `\\*\\.${DNS1123_SUBDOMAIN_FMT}`;
+const WILDCARD_DNS1123_SUBDOMAIN_ERR_MSG =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const wildcardDNS1123SubdomainRegexp = new RegExp(`^${WILDCARD_DNS1123_SUBDOMAIN_FMT}$`);
+
+/** `IsWildcardDNS1123Subdomain`: `*.` followed by a DNS subdomain (`*.example.com`), at most 253 bytes. */
+export function isWildcardDNS1123Subdomain(v: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(v) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (!wildcardDNS1123SubdomainRegexp.test(v)) errs.push(regexError(WILDCARD_DNS1123_SUBDOMAIN_ERR_MSG, WILDCARD_DNS1123_SUBDOMAIN_FMT, '*.example.com'));
+  return errs;
+}
+
+const HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+const httpPathRegexp = new RegExp(`^${HTTP_PATH_FMT}$`);
+
+/**
+ * `IsDomainPrefixedPath`: `acme.io/foo` — a DNS subdomain, `/`, then RFC 3986 path characters.
+ * Errors at `path`: `Required value`, `must be a domain-prefixed path (such as "acme.io/foo")`, the
+ * subdomain's messages (on the host part), or `Invalid path (regex used for validation is '…')`.
+ */
+export function isDomainPrefixedPath(path: string, value: string): FieldError[] {
+  if (value.length === 0) return [field.required(path)];
+  const slash = value.indexOf('/');
+  const host = slash < 0 ? value : value.slice(0, slash);
+  const rest = slash < 0 ? '' : value.slice(slash + 1);
+  if (slash < 0 || host.length === 0 || rest.length === 0) return [field.invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
+  const errs = isDNS1123Subdomain(host).map((msg) => field.invalid(path, host, msg));
+  if (!httpPathRegexp.test(rest)) errs.push(field.invalid(path, rest, regexError('Invalid path', HTTP_PATH_FMT)));
   return errs;
 }
 

@@ -380,9 +380,9 @@ export abstract class WriteStore extends ReadStore {
     else meta.generation = oldMeta.generation;
     if (mode === 'main') this.strategy.prepareForUpdate(obj, old, this.opts.clock.now());
     else if (mode === 'status') {
-      if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old);
+      if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old, this.opts.clock.now());
       else keepAllButStatus(obj, old);
-    } else mode.prepareForUpdate(obj, old);
+    } else mode.prepareForUpdate(obj, old, this.opts.clock.now());
     if (!meta.uid) meta.uid = oldMeta.uid ?? '';
     if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
     if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;

@@ -49,6 +49,12 @@ import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStra
 import { flowSchemaStrategy } from './flowschemas.js';
 import { priorityLevelConfigurationStrategy } from './prioritylevelconfigurations.js';
 import { statefulSetStrategy } from './statefulsets.js';
+import { ingressClassStrategy } from './ingressclasses.js';
+import { ingressStrategy } from './ingresses.js';
+import { ipAddressStrategy } from './ipaddresses.js';
+import { networkPolicyStrategy } from './networkpolicies.js';
+import { serviceCIDRStrategy } from './servicecidrs.js';
+import { csrStrategy } from './certificatesigningrequests.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
@@ -63,6 +69,7 @@ export { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStr
 export { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy };
 export { flowSchemaStrategy, priorityLevelConfigurationStrategy };
 export { cronJobStrategy, jobStrategy, statefulSetStrategy };
+export { csrStrategy, ingressClassStrategy, ingressStrategy, ipAddressStrategy, networkPolicyStrategy, serviceCIDRStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -124,4 +131,10 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(statefulSetStrategy),
   erase(jobStrategy),
   erase(cronJobStrategy),
+  erase(ingressClassStrategy),
+  erase(ingressStrategy),
+  erase(ipAddressStrategy),
+  erase(networkPolicyStrategy),
+  erase(serviceCIDRStrategy),
+  erase(csrStrategy),
 ];
