@@ -9,6 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import 'reflect-metadata';
+import { webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
 import { realClock } from '../../src/util/clock/index.js';
 
 /** Repository root (this file compiles to dist/test/e2e/harness.js). */
@@ -174,4 +177,16 @@ export function repoFile(path: string): string {
 /** Removes a data directory made by {@link startKubeplane}. */
 export function removeDataDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A fresh P-256 PKCS#10 certificate request for `subject` (`CN=alice,O=dev`), as the base64 of its PEM:
+ * what a CertificateSigningRequest's `spec.request` holds.
+ */
+export async function certificateRequest(subject: string): Promise<string> {
+  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+  const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
+  const request = await x509.Pkcs10CertificateRequestGenerator.create({ name: subject, keys, signingAlgorithm: alg });
+  return Buffer.from(request.toString('pem')).toString('base64');
 }

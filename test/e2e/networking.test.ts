@@ -5,12 +5,9 @@
  * an invalid Ingress refused with upstream's message, and a CSR made from a real PKCS#10 request,
  * approved with `kubectl certificate approve`.
  */
-import 'reflect-metadata';
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
-import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+import { certificateRequest, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
 
 /** The header and the rows of `kubectl get` output, cells split on runs of spaces. */
 function table(out: string): { header: string; rows: string[][] } {
@@ -132,15 +129,12 @@ spec: {parentRef: {group: "", resource: services, namespace: default, name: web}
   });
 
   test('a CSR from a real PKCS#10 request, approved with kubectl certificate approve', async () => {
-    x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
-    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-    const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
-    const request = await x509.Pkcs10CertificateRequestGenerator.create({ name: 'CN=alice,O=dev', keys, signingAlgorithm: alg });
+    const request = await certificateRequest('CN=alice,O=dev');
     const csr = `apiVersion: certificates.k8s.io/v1
 kind: CertificateSigningRequest
 metadata: {name: alice}
 spec:
-  request: ${Buffer.from(request.toString('pem')).toString('base64')}
+  request: ${request}
   signerName: kubernetes.io/kube-apiserver-client
   expirationSeconds: 86400
   usages: [client auth]

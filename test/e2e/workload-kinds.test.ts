@@ -210,7 +210,7 @@ describe('StatefulSets, Jobs and CronJobs with real kubectl', { timeout: 120_000
   // PersistentVolume, Pod, ReplicationController, Secret, Service, Job, CronJob, Ingress, DaemonSet,
   // Deployment, ReplicaSet and StatefulSet, and gives up ("error retrieving RESTMappings to prune")
   // when any of them is not served.
-  test('kubectl apply --prune with the default allowlist deletes a labelled ConfigMap removed from the manifests', { skip: 'needs PV, PVC, RC, Ingress served' }, async () => {
+  test('kubectl apply --prune with the default allowlist deletes a labelled ConfigMap removed from the manifests', async () => {
     assert.match(await pruneGone('p', []), /^configmap\/p-gone pruned$/m);
   });
 });
