@@ -146,8 +146,11 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * spec changed (Deployment: spec or annotations) (RESTUpdateStrategy.PrepareForUpdate).
    */
   prepareForUpdate(obj: T, old: T): void;
-  /** Before an update of the status subresource: keep everything but status from `old`. */
-  prepareForStatusUpdate?(obj: T, old: T): void;
+  /**
+   * Before an update of the status subresource: keep everything but status from `old` (the default
+   * when absent). `now` (ms) is for transition times the status strategy stamps.
+   */
+  prepareForStatusUpdate?(obj: T, old: T, now: number): void;
   /** Validation of a new object (pkg/apis/<group>/validation); metadata is validated by the store. */
   validate(obj: T): FieldError[];
   /** Validation of an update (immutable fields such as a Deployment's selector). */
@@ -187,11 +190,42 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   /** Present when this strategy serves another version of a stored resource (see {@link ViewOf}). */
   view?: ViewOf;
   /**
+   * Present on a deprecated kind version (upstream's `+k8s:prerelease-lifecycle-gen:deprecated` tags):
+   * every request to it answers with the Warning {@link deprecationWarning} words.
+   */
+  deprecated?: ApiLifecycle;
+  /**
    * Present for create-only review kinds (SelfSubjectAccessReview, SelfSubjectReview): the response
    * to a create, computed from the decoded, defaulted and validated request. Nothing is stored, and
    * every other verb answers 405 (upstream's review REST storage implements only Create).
    */
   review?(obj: T): T;
+}
+
+/** When a kind version was deprecated, and when it goes away and for what (k8s.io/api's generated lifecycle.go). */
+export interface ApiLifecycle {
+  /** `APILifecycleDeprecated`, e.g. `1.19`. */
+  deprecatedIn: string;
+  /** `APILifecycleRemoved`, e.g. `1.25`. */
+  removedIn?: string;
+  /** `APILifecycleReplacement`: the group/version and kind to use instead. */
+  replacement?: { apiVersion: string; kind: string };
+}
+
+/**
+ * The Warning every request to a deprecated kind version answers with, as upstream's installer adds
+ * it to each route of the kind (apiserver/pkg/endpoints/deprecation `WarningMessage`):
+ * `v1 ComponentStatus is deprecated in v1.19+`, then `, unavailable in v1.25+` and
+ * `; use policy/v1 PodDisruptionBudget` when known. Undefined when the version is not deprecated.
+ */
+export function deprecationWarning(strategy: ResourceStrategy): string | undefined {
+  const lifecycle = strategy.deprecated;
+  if (!lifecycle) return undefined;
+  const { group, version, kind } = strategy.info;
+  let text = `${group ? `${group}/${version}` : version} ${kind} is deprecated in v${lifecycle.deprecatedIn}+`;
+  if (lifecycle.removedIn) text += `, unavailable in v${lifecycle.removedIn}+`;
+  if (lifecycle.replacement) text += `; use ${lifecycle.replacement.apiVersion} ${lifecycle.replacement.kind}`;
+  return text;
 }
 
 /**
@@ -203,10 +237,13 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
  */
 export function versionView(base: ResourceStrategy, info: ResourceInfo, conversion: VersionConversion): ResourceStrategy {
   const stored = (obj: KubeObject): KubeObject => conversion.toStorage(structuredClone(obj));
-  return {
+  const strategy: ResourceStrategy = {
     ...base,
     info,
     view: { storage: { group: base.info.group, resource: base.info.resource }, conversion },
     table: { columns: base.table.columns, row: (obj, now) => base.table.row(stored(obj), now) },
   };
+  // A version has its own lifecycle: the stored version's deprecation is not the view's.
+  delete strategy.deprecated;
+  return strategy;
 }

@@ -29,6 +29,15 @@ test('a core 422 lists its causes after the kind', () => {
   );
 });
 
+test('a 422 message names an error reported twice once (ErrorList.ToAggregate); the causes keep both', () => {
+  const twice = [field.required('spec.attacher'), field.required('spec.attacher'), field.required('spec.nodeName')];
+  const err = newInvalid({ group: 'storage.k8s.io', kind: 'VolumeAttachment' }, 'va', twice);
+  assert.equal(err.status.message, 'VolumeAttachment.storage.k8s.io "va" is invalid: [spec.attacher: Required value, spec.nodeName: Required value]');
+  assert.equal(err.status.details?.causes?.length, 3);
+  const once = newInvalid({ group: 'storage.k8s.io', kind: 'VolumeAttachment' }, 'va', twice.slice(0, 2));
+  assert.equal(once.status.message, 'VolumeAttachment.storage.k8s.io "va" is invalid: spec.attacher: Required value');
+});
+
 test('details keep a non-nil empty StatusDetails as {} (429 without retry-after)', () => {
   assert.equal(JSON.stringify(newTooManyRequests('slow down', 0).status.details), '{}');
   assert.deepEqual(statusDetails({ name: '', group: '', kind: 'pods', uid: '', causes: [] }), { kind: 'pods' });

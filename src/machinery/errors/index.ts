@@ -369,14 +369,16 @@ export const field = {
 
 /**
  * 422 Invalid: `Deployment.apps "x" is invalid: [spec.replicas: Invalid value: -1: …, …]` (a single
- * error is not bracketed), with one `details.causes` entry per field error.
+ * error is not bracketed), with one `details.causes` entry per field error. The message names each
+ * distinct error once, as upstream's `ErrorList.ToAggregate` does when two checks report the same one.
  */
 export function newInvalid(gk: GroupKind, name: string, errs: readonly FieldError[]): StatusError {
   const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field }));
   const kind = groupKindString(gk);
+  const texts = [...new Set(errs.map(fieldErrorString))];
   let message = `${kind} ${JSON.stringify(name)} is invalid`;
-  if (errs.length === 1) message += `: ${fieldErrorString(errs[0] as FieldError)}`;
-  else if (errs.length > 1) message += `: [${errs.map(fieldErrorString).join(', ')}]`;
+  if (texts.length === 1) message += `: ${texts[0] as string}`;
+  else if (texts.length > 1) message += `: [${texts.join(', ')}]`;
   return failure(422, 'Invalid', message, { name, group: gk.group, kind: gk.kind, causes });
 }
 

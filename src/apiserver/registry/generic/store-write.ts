@@ -368,7 +368,7 @@ export abstract class WriteStore extends ReadStore {
     else meta.generation = oldMeta.generation;
     if (mode === 'main') this.strategy.prepareForUpdate(obj, old);
     else if (mode === 'status') {
-      if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old);
+      if (this.strategy.prepareForStatusUpdate) this.strategy.prepareForStatusUpdate(obj, old, this.opts.clock.now());
       else keepAllButStatus(obj, old);
     } else mode.prepareForUpdate(obj, old);
     if (!meta.uid) meta.uid = oldMeta.uid ?? '';

@@ -41,6 +41,23 @@ export function resetField<T extends object>(obj: T, old: T | undefined, key: ke
   else delete obj[key];
 }
 
+/**
+ * A short stand-in for upstream's `cmp.Diff(old, new)` of two structs of Go type `goType` (e.g.
+ * `core.PodSpec`), appended to "immutable after creation" messages: one `-`/`+` pair per top-level
+ * field that differs semantically.
+ */
+export function specDiff(goType: string, oldSpec: object, newSpec: object): string {
+  const lines = [`  ${goType}{`];
+  const o = oldSpec as Record<string, unknown>;
+  const n = newSpec as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(o), ...Object.keys(n)])) {
+    if (semanticDeepEqual(o[k], n[k])) continue;
+    lines.push(`- \t${k}: ${JSON.stringify(o[k] ?? null)},`, `+ \t${k}: ${JSON.stringify(n[k] ?? null)},`);
+  }
+  lines.push('  }');
+  return lines.join('\n');
+}
+
 /** `ValidateImmutableField`: `<path>: Invalid value: <new>: field is immutable` when the values differ semantically. */
 export function validateImmutableField(newVal: unknown, oldVal: unknown, path: string): FieldError[] {
   return semanticDeepEqual(newVal, oldVal) ? [] : [field.invalid(path, newVal ?? null, FIELD_IMMUTABLE_ERROR_MSG)];

@@ -11,7 +11,7 @@ import type { KubeObject } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { SELF_SUBJECT_ACCESS_REVIEWS, SELF_SUBJECT_REVIEWS, type KindDescriptor } from '../../../api/catalogue/index.js';
-import { AGE_COLUMN, NAME_COLUMN, translateTimestampSince } from './table-helpers.js';
+import { NAME_AGE_TABLE } from './table-helpers.js';
 
 /** The identity behind the bearer token (`kubectl auth whoami`). */
 export const ADMIN_USER = { username: 'kubeplane-admin', groups: ['system:masters', 'system:authenticated'] };
@@ -29,10 +29,7 @@ function reviewStrategy(row: KindDescriptor, validate: (obj: KubeObject) => Fiel
     allowUnconditionalUpdate: false,
     defaultGarbageCollectionPolicy: 'Background',
     fieldSelectors: {},
-    table: {
-      columns: [NAME_COLUMN, AGE_COLUMN],
-      row: (obj, now) => ({ cells: [obj.metadata?.name ?? '', translateTimestampSince(obj.metadata?.creationTimestamp, now)] }),
-    },
+    table: NAME_AGE_TABLE,
     // Upstream answers with the request, metadata reduced to creationTimestamp: null, plus the status.
     review: (obj) => ({ ...obj, metadata: { creationTimestamp: null } as unknown as KubeObject['metadata'], status: status(obj) }),
   };

@@ -3,9 +3,9 @@
  * `duration.HumanDuration` (staging/src/k8s.io/apimachinery/pkg/util/duration/duration.go), the
  * container name/image cells and the column definitions every kind repeats.
  */
-import type { Container } from '../../../api/index.js';
+import type { Container, KubeObject } from '../../../api/index.js';
 import { parseTime } from '../../../util/clock/index.js';
-import type { TableColumnDefinition } from '../strategy.js';
+import type { TableColumnDefinition, TablePrinter } from '../strategy.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -91,3 +91,9 @@ export const AGE_COLUMN: TableColumnDefinition = column('Age', 'string', AGE_DES
 export const CONTAINERS_COLUMN: TableColumnDefinition = column('Containers', 'string', 'Names of each container in the template.', 1);
 /** The wide-only `Images` column of workload printers. */
 export const IMAGES_COLUMN: TableColumnDefinition = column('Images', 'string', 'Images referenced by each container in the template.', 1);
+
+/** Name and Age only: the printer of kinds that are created but never listed (reviews, bindings). */
+export const NAME_AGE_TABLE: TablePrinter = {
+  columns: [NAME_COLUMN, AGE_COLUMN],
+  row: (obj: KubeObject, now: number) => ({ cells: [obj.metadata?.name ?? '', translateTimestampSince(obj.metadata?.creationTimestamp, now)] }),
+};
