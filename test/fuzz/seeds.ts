@@ -76,4 +76,14 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     endpoints: [{ addresses: ['10.0.0.1'] }],
     ports: [{ port: 80 }],
   },
+  '/persistentvolumes': {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data/fz' }, storageClassName: 'manual' },
+  },
+  '/persistentvolumeclaims': {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'manual' },
+  },
 };

@@ -23,6 +23,8 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'core/v1/events',
       'core/v1/namespaces',
       'core/v1/nodes',
+      'core/v1/persistentvolumeclaims',
+      'core/v1/persistentvolumes',
       'core/v1/pods',
       'core/v1/secrets',
       'core/v1/serviceaccounts',

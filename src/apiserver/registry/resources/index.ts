@@ -25,12 +25,15 @@ import { endpointSliceStrategy } from './endpointslices.js';
 import { secretStrategy } from './secrets.js';
 import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
+import { persistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
+import { persistentVolumeStrategy } from './persistentvolumes.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
+export { persistentVolumeClaimStrategy, persistentVolumeStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -65,4 +68,6 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(horizontalPodAutoscalerStrategy),
   horizontalPodAutoscalerV1Strategy,
   erase(endpointSliceStrategy),
+  erase(persistentVolumeStrategy),
+  erase(persistentVolumeClaimStrategy),
 ];
