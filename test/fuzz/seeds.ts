@@ -86,4 +86,6 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     kind: 'PersistentVolumeClaim',
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'manual' },
   },
+  '/bindings': { apiVersion: 'v1', kind: 'Binding', target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' } },
+  '/componentstatuses': { apiVersion: 'v1', kind: 'ComponentStatus', conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }] },
 };

@@ -18,6 +18,8 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'autoscaling/v1/horizontalpodautoscalers',
       'autoscaling/v2/horizontalpodautoscalers',
       'coordination.k8s.io/v1/leases',
+      'core/v1/bindings',
+      'core/v1/componentstatuses',
       'core/v1/configmaps',
       'core/v1/endpoints',
       'core/v1/events',

@@ -25,6 +25,8 @@ import { endpointSliceStrategy } from './endpointslices.js';
 import { secretStrategy } from './secrets.js';
 import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
+import { bindingStrategy } from './bindings.js';
+import { componentStatusStrategy } from './componentstatuses.js';
 import { persistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
 import { persistentVolumeStrategy } from './persistentvolumes.js';
 
@@ -33,7 +35,7 @@ export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, no
 export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.js';
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
-export { persistentVolumeClaimStrategy, persistentVolumeStrategy };
+export { bindingStrategy, componentStatusStrategy, persistentVolumeClaimStrategy, persistentVolumeStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -70,4 +72,6 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(endpointSliceStrategy),
   erase(persistentVolumeStrategy),
   erase(persistentVolumeClaimStrategy),
+  erase(bindingStrategy),
+  erase(componentStatusStrategy),
 ];
