@@ -88,4 +88,25 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
   },
   '/bindings': { apiVersion: 'v1', kind: 'Binding', target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' } },
   '/componentstatuses': { apiVersion: 'v1', kind: 'ComponentStatus', conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }] },
+  'storage.k8s.io/storageclasses': {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    provisioner: 'kubernetes.io/no-provisioner',
+    parameters: { type: 'fz' },
+    volumeBindingMode: 'WaitForFirstConsumer',
+  },
+  'storage.k8s.io/csidrivers': { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', spec: { attachRequired: false, tokenRequests: [{ audience: 'fz', expirationSeconds: 3600 }] } },
+  'storage.k8s.io/csinodes': { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', spec: { drivers: [{ name: 'fz.csi.example.com', nodeID: 'node-1', topologyKeys: ['topology.kubernetes.io/zone'] }] } },
+  'storage.k8s.io/csistoragecapacities': {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSIStorageCapacity',
+    storageClassName: 'fz',
+    capacity: '10Gi',
+    nodeTopology: { matchLabels: { 'topology.kubernetes.io/zone': 'fz' } },
+  },
+  'storage.k8s.io/volumeattachments': {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'VolumeAttachment',
+    spec: { attacher: 'fz.csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-fz' } },
+  },
 };

@@ -27,8 +27,13 @@ import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
 import { bindingStrategy } from './bindings.js';
 import { componentStatusStrategy } from './componentstatuses.js';
+import { csiDriverStrategy } from './csidrivers.js';
+import { csiNodeStrategy } from './csinodes.js';
+import { csiStorageCapacityStrategy } from './csistoragecapacities.js';
 import { persistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
 import { persistentVolumeStrategy } from './persistentvolumes.js';
+import { storageClassStrategy } from './storageclasses.js';
+import { volumeAttachmentStrategy } from './volumeattachments.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
@@ -36,6 +41,7 @@ export { prepareForFinalizeUpdate, validateFinalizeUpdate } from './namespaces.j
 export { configMapStrategy, endpointsStrategy, endpointSliceStrategy, secretStrategy, serviceAccountStrategy, serviceStrategy };
 export { eventsV1Strategy, horizontalPodAutoscalerStrategy, horizontalPodAutoscalerV1Strategy, priorityClassStrategy };
 export { bindingStrategy, componentStatusStrategy, persistentVolumeClaimStrategy, persistentVolumeStrategy };
+export { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, storageClassStrategy, volumeAttachmentStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -74,4 +80,9 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(persistentVolumeClaimStrategy),
   erase(bindingStrategy),
   erase(componentStatusStrategy),
+  erase(storageClassStrategy),
+  erase(csiDriverStrategy),
+  erase(csiNodeStrategy),
+  erase(csiStorageCapacityStrategy),
+  erase(volumeAttachmentStrategy),
 ];
