@@ -93,7 +93,7 @@ test('ValidatePersistentVolumeClaimStatusUpdate: upstream paths', () => {
   ]);
 });
 
-test('through the store: status reset to Pending, dataSource mirrored to dataSourceRef, foreign dataSource dropped, missing request refused', async () => {
+test('through the store: status reset to Pending, dataSource mirrored to dataSourceRef, foreign dataSource dropped, missing request refused, the default class', async () => {
   const t = await newTestServer({ strategies: servedStrategies });
   const create = (body: PVC) => t.server.handle({ verb: 'create', group: '', version: 'v1', resource: 'persistentvolumeclaims', namespace: 'default', body });
   const created = obj(await create(pvc(claimSpec({ dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } }), { status: { phase: 'Bound' } }))) as PVC;
@@ -102,6 +102,18 @@ test('through the store: status reset to Pending, dataSource mirrored to dataSou
   const foreign = obj(await create(pvc(claimSpec({ dataSource: { apiGroup: 'example.com', kind: 'Backup', name: 'b' } }), { metadata: { name: 'other' } }))) as PVC;
   assert.equal(foreign.spec?.dataSource, undefined);
   await rejectsWithStatus(create(pvc({ accessModes: ['ReadWriteOnce'] }, { metadata: { name: 'nostorage' } })), 422, 'PersistentVolumeClaim "nostorage" is invalid: spec.resources[storage]: Required value');
+  // DefaultStorageClass admission: a claim naming no class gets the default one.
+  await t.server.handle({
+    verb: 'create',
+    group: 'storage.k8s.io',
+    version: 'v1',
+    resource: 'storageclasses',
+    body: { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'example.com/p' },
+  });
+  // The plugin reads the classes as its informer would: from the cache, once it has seen them.
+  await t.server.waitUntilFresh();
+  const classless = obj(await create(pvc({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } }, { metadata: { name: 'classless' } }))) as PVC;
+  assert.equal(classless.spec?.storageClassName, 'standard');
   await t.server.close();
 });
 

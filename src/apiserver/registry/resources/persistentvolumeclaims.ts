@@ -3,6 +3,9 @@
  * controller: claims stay `Pending` and are never bound (upstream's binds them to volumes or has them
  * provisioned).
  *
+ * New claims that name no class get the default StorageClass (the DefaultStorageClass admission
+ * plugin, admission/default-storage-class.ts).
+ *
  * Followed (v1.33): pkg/registry/core/persistentvolumeclaim/strategy.go (status reset on create —
  * upstream stores an empty status and defaults its phase to Pending on every read; here Pending is
  * stored —, dataSource kept only for PersistentVolumeClaim and VolumeSnapshot sources and mirrored to
@@ -10,11 +13,15 @@
  * in persistentvolume-validation.ts, pkg/printers/internalversion/printers.go
  * (printPersistentVolumeClaim).
  *
- * Not done here: the deprecation warnings of pvcutil.GetWarningsForPersistentVolumeClaim, and the
- * `storageclass` subresource of later releases.
+ * Not done here: the deprecation warnings of pvcutil.GetWarningsForPersistentVolumeClaim; the
+ * admission plugins StorageObjectInUseProtection (its `kubernetes.io/pvc-protection` finalizer needs
+ * the PVC-protection controller to ever be removed, which kubeplane does not run) and
+ * PersistentVolumeClaimResize (it checks resizes of bound claims, which never exist here).
  */
-import { PERSISTENT_VOLUME_CLAIMS } from '../../../api/catalogue/index.js';
-import type { PersistentVolumeClaim } from '../../../api/index.js';
+import { PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES } from '../../../api/catalogue/index.js';
+import type { PersistentVolumeClaim, StorageClass } from '../../../api/index.js';
+import { admitDefaultStorageClass } from '../../admission/default-storage-class.js';
+import type { StorageContext, StorageExtension } from '../extension.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { resetField, type ApiObject } from './helpers.js';
 import {
@@ -40,6 +47,16 @@ function enforceDataSourceBackwardsCompatibility(spec: ClaimSpec, old: ClaimSpec
   const { apiGroup, kind } = spec.dataSource;
   const enabled = (kind === 'PersistentVolumeClaim' && !apiGroup) || (kind === 'VolumeSnapshot' && apiGroup === 'snapshot.storage.k8s.io');
   if (!enabled) delete spec.dataSource;
+}
+
+/** The DefaultStorageClass admission of new claims, over the served StorageClasses (none when they are not served). */
+function persistentVolumeClaimStorage({ storeOf }: StorageContext): StorageExtension {
+  return {
+    mutateCreate: (pvc) => {
+      const classes = storeOf(STORAGE_CLASSES.group, STORAGE_CLASSES.resource)?.cachedObjects() ?? [];
+      admitDefaultStorageClass(pvc, classes as unknown as StorageClass[]);
+    },
+  };
 }
 
 /** printPersistentVolumeClaim: capacity and access modes only once bound to a volume. */
@@ -91,6 +108,7 @@ export const persistentVolumeClaimStrategy: ResourceStrategy<PersistentVolumeCla
   defaultGarbageCollectionPolicy: 'Background',
   // PersistentVolumeClaimToSelectableFields: `name`, kept for backward compatibility.
   fieldSelectors: { name: (pvc) => pvc.metadata?.name ?? '' },
+  storage: persistentVolumeClaimStorage,
   table: {
     columns: [
       NAME_COLUMN,

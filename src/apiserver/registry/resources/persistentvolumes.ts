@@ -7,7 +7,9 @@
  * lastPhaseTransitionTime when the phase changes; `name` field selector), defaulting and validation
  * in persistentvolume-validation.ts, pkg/printers/internalversion/printers.go (printPersistentVolume).
  *
- * Not done here: the deprecation warnings of in-tree volume types (pvutil.GetWarningsForPersistentVolume).
+ * Not done here: the deprecation warnings of in-tree volume types (pvutil.GetWarningsForPersistentVolume),
+ * and the StorageObjectInUseProtection admission plugin's `kubernetes.io/pv-protection` finalizer
+ * (only the PV-protection controller, which kubeplane does not run, would ever remove it).
  */
 import { PERSISTENT_VOLUMES } from '../../../api/catalogue/index.js';
 import type { PersistentVolume } from '../../../api/index.js';

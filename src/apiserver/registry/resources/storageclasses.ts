@@ -7,21 +7,18 @@
  * pkg/apis/storage/validation/validation.go (ValidateStorageClass, ValidateStorageClassUpdate,
  * validateProvisioner, validateParameters, validateReclaimPolicy, validateVolumeBindingMode,
  * validateAllowedTopologies), pkg/apis/core/validation/validation.go (ValidateTopologySelectorTerm),
- * pkg/registry/storage/storageclass/strategy.go, pkg/apis/storage/util/helpers.go
- * (IsDefaultAnnotation), pkg/printers/internalversion/printers.go (printStorageClass).
+ * pkg/registry/storage/storageclass/strategy.go, pkg/printers/internalversion/printers.go (printStorageClass).
  */
 import { STORAGE_CLASSES } from '../../../api/catalogue/index.js';
 import type { StorageClass } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isQualifiedName } from '../../../machinery/validation/index.js';
+import { isDefaultStorageClass } from '../../admission/default-storage-class.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { semanticDeepEqual, validateImmutableField, type ApiObject } from './helpers.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
 type StorageClassObject = ApiObject<StorageClass>;
-
-/** `IsDefaultStorageClassAnnotation` and its beta form: `"true"` marks the cluster's default class. */
-export const DEFAULT_CLASS_ANNOTATIONS = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];
 
 const MAX_PARAMETERS = 512;
 const MAX_PARAMETERS_SIZE = 256 * 1024;
@@ -108,10 +105,8 @@ function validateStorageClassUpdate(sc: StorageClass, old: StorageClass): FieldE
 
 /** printStorageClass: `(default)` after the name of the default class; Delete, Immediate and false when unset. */
 function printStorageClass(sc: StorageClass, now: number): unknown[] {
-  const annotations = sc.metadata?.annotations ?? {};
-  const isDefault = DEFAULT_CLASS_ANNOTATIONS.some((a) => annotations[a] === 'true');
   return [
-    `${sc.metadata?.name ?? ''}${isDefault ? ' (default)' : ''}`,
+    `${sc.metadata?.name ?? ''}${isDefaultStorageClass(sc) ? ' (default)' : ''}`,
     sc.provisioner,
     sc.reclaimPolicy ?? 'Delete',
     sc.volumeBindingMode ?? 'Immediate',
