@@ -96,8 +96,8 @@ function validateCSIDriverSpec(spec: CSIDriverSpec | undefined): FieldError[] {
 function validateCSIDriverUpdate(d: CSIDriver, old: CSIDriver): FieldError[] {
   return [
     ...validateCSIDriverSpec(d.spec),
-    ...validateImmutableField(d.spec.attachRequired, old.spec.attachRequired, 'spec.attachedRequired'),
-    ...validateImmutableField(d.spec.volumeLifecycleModes, old.spec.volumeLifecycleModes, 'spec.volumeLifecycleModes'),
+    ...validateImmutableField(d.spec?.attachRequired, old.spec?.attachRequired, 'spec.attachedRequired'),
+    ...validateImmutableField(d.spec?.volumeLifecycleModes, old.spec?.volumeLifecycleModes, 'spec.volumeLifecycleModes'),
   ];
 }
 
@@ -127,8 +127,8 @@ export const csiDriverStrategy: ResourceStrategy<CSIDriverObject> = {
     delete d.spec.nodeAllocatableUpdatePeriodSeconds;
   },
   prepareForUpdate(d, old) {
-    if (old.spec.nodeAllocatableUpdatePeriodSeconds === undefined) delete d.spec.nodeAllocatableUpdatePeriodSeconds;
-    const changed = (['tokenRequests', 'requiresRepublish', 'seLinuxMount'] as const).some((k) => !semanticDeepEqual(d.spec[k], old.spec[k]));
+    if (old.spec?.nodeAllocatableUpdatePeriodSeconds === undefined) delete d.spec.nodeAllocatableUpdatePeriodSeconds;
+    const changed = (['tokenRequests', 'requiresRepublish', 'seLinuxMount'] as const).some((k) => !semanticDeepEqual(d.spec[k], old.spec?.[k]));
     if (changed) (d.metadata ??= {}).generation = (old.metadata?.generation ?? 0) + 1;
   },
   validate: (d) => validateCSIDriverSpec(d.spec),

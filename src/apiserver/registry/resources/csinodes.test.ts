@@ -21,6 +21,7 @@ test('ValidateCSINode: driver names, node IDs, allocatable counts, topology keys
   assert.deepEqual(errors(node(io({ nodeID: 'x'.repeat(257) }))).map((e) => e.replace(/x+/, 'x…')), ['spec.drivers[0].nodeID: Invalid value: "x…": must be 256 characters or less']);
   assert.deepEqual(errors(node(io({ allocatable: { count: -1 } }))), ['spec.drivers[0].allocatable.count: Invalid value: -1: must be greater than or equal to 0']);
   assert.deepEqual(errors(node(io({ topologyKeys: ['company.com/zone1', 'company.com/zone1'] }))), ['spec.drivers[0]: Duplicate value: "company.com/zone1"']);
+  assert.deepEqual(errors(node({} as Driver)).slice(0, 1).concat(errors(node({} as Driver)).slice(2)), ['spec.drivers[0].name: Required value', 'spec.drivers[0].nodeID: Required value'], 'a driver with no fields');
   assert.equal(errors(node(io({ name: 'Bad_Name!' })))[0]?.startsWith('spec.drivers[0].name: Invalid value: "Bad_Name!": a lowercase RFC 1123 subdomain'), true);
 });
 

@@ -24,13 +24,15 @@ const CSI_NODE_ID_MAX_LENGTH = 256;
 
 /** `validateCSINodeDriver`: name, node ID, allocatable count, distinct names and topology keys. */
 function validateCSINodeDriver(driver: CSINodeDriver, names: Set<string>, path: string): FieldError[] {
-  const errs = validateCSIDriverName(driver.name, `${path}.name`);
-  if (driver.nodeID.length === 0) errs.push(field.required(`${path}.nodeID`));
-  if (driver.nodeID.length > CSI_NODE_ID_MAX_LENGTH) errs.push(field.invalid(`${path}.nodeID`, driver.nodeID, `must be ${CSI_NODE_ID_MAX_LENGTH} characters or less`));
+  const name = driver.name ?? '';
+  const nodeID = driver.nodeID ?? '';
+  const errs = validateCSIDriverName(name, `${path}.name`);
+  if (nodeID.length === 0) errs.push(field.required(`${path}.nodeID`));
+  if (nodeID.length > CSI_NODE_ID_MAX_LENGTH) errs.push(field.invalid(`${path}.nodeID`, nodeID, `must be ${CSI_NODE_ID_MAX_LENGTH} characters or less`));
   const count = driver.allocatable?.count;
   if (count !== undefined && count !== null) errs.push(...validateNonnegativeField(count, `${path}.allocatable.count`));
-  if (names.has(driver.name)) errs.push(field.duplicate(`${path}.name`, driver.name));
-  names.add(driver.name);
+  if (names.has(name)) errs.push(field.duplicate(`${path}.name`, name));
+  names.add(name);
   const keys = new Set<string>();
   for (const key of driver.topologyKeys ?? []) {
     if (key.length === 0) errs.push(field.required(path));

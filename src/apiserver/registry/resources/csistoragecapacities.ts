@@ -24,7 +24,7 @@ const CAPACITY_DOC =
 
 /** `ValidateCSIStorageCapacity` without the ObjectMeta checks: node topology, class name, capacity ≥ 0. */
 function validateCSIStorageCapacity(c: CSIStorageCapacity): FieldError[] {
-  const errs = [...validateLabelSelector(c.nodeTopology, 'nodeTopology'), ...validateClassName(c.storageClassName, 'storageClassName')];
+  const errs = [...validateLabelSelector(c.nodeTopology, 'nodeTopology'), ...validateClassName(c.storageClassName ?? '', 'storageClassName')];
   if (c.capacity !== undefined && c.capacity !== null) {
     const [quantity, parseErr] = tryParseQuantity(c.capacity);
     if (parseErr !== undefined) errs.push(field.invalid('capacity', c.capacity, parseErr));
@@ -71,6 +71,6 @@ export const csiStorageCapacityStrategy: ResourceStrategy<CSIStorageCapacityObje
       ),
       column('Capacity', 'string', CAPACITY_DOC),
     ],
-    row: (c) => ({ cells: [c.metadata?.name ?? '', c.storageClassName, capacityCell(c)] }),
+    row: (c) => ({ cells: [c.metadata?.name ?? '', c.storageClassName ?? '', capacityCell(c)] }),
   },
 };

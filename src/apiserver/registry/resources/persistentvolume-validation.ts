@@ -197,7 +197,8 @@ function validateNodeSelectorRequirement(rq: NodeSelectorRequirement, path: stri
     default:
       errs.push(field.invalid(`${path}.operator`, rq.operator, 'not a valid selector operator'));
   }
-  errs.push(...invalidEach(`${path}.key`, rq.key, isQualifiedName(rq.key)));
+  const key = rq.key ?? '';
+  errs.push(...invalidEach(`${path}.key`, key, isQualifiedName(key)));
   values.forEach((v, i) => errs.push(...invalidEach(`${path}.values[${i}]`, v, isValidLabelValue(v))));
   return errs;
 }

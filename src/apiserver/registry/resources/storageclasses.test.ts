@@ -49,6 +49,16 @@ test('ValidateStorageClass: upstream cases and messages', () => {
       sc({ allowedTopologies: [{ matchLabelExpressions: [{ key: 'zone', values: ['a', 'b'] }] }, { matchLabelExpressions: [{ key: 'zone', values: ['b', 'a'] }] }] }),
       ['allowedTopologies[1].matchLabelExpressions: Duplicate value: ""'],
     ],
+    [
+      'topology: an expression with neither key nor values (what a client may send)',
+      sc({ allowedTopologies: [{ matchLabelExpressions: [{} as never] }] }),
+      [
+        'allowedTopologies[0].matchLabelExpressions[0].values: Required value',
+        "allowedTopologies[0].matchLabelExpressions[0].key: Invalid value: \"\": name part must be non-empty",
+        "allowedTopologies[0].matchLabelExpressions[0].key: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      ],
+    ],
+    ['no provisioner at all', { ...sc(), provisioner: undefined as never }, ['provisioner: Required value']],
   ];
   for (const [name, s, want] of cases) assert.deepEqual(errors(s), want, name);
 });

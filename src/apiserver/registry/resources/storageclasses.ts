@@ -62,14 +62,15 @@ function validateAllowedTopologies(terms: NonNullable<StorageClass['allowedTopol
     const exprs: Record<string, string[]> = {};
     (term.matchLabelExpressions ?? []).forEach((rq, j) => {
       const p = `${exprPath}[${j}]`;
-      const values = rq.values;
+      const values = rq.values ?? [];
+      const key = rq.key ?? '';
       if (values.length === 0) errs.push(field.required(`${p}.values`));
       values.forEach((v, k) => {
         if (values.indexOf(v) < k) errs.push(field.duplicate(`${p}.values[${k}]`, v));
       });
-      errs.push(...isQualifiedName(rq.key).map((msg) => field.invalid(`${p}.key`, rq.key, msg)));
-      if (Object.hasOwn(exprs, rq.key)) errs.push(field.duplicate(`${p}.key`, rq.key));
-      exprs[rq.key] = [...new Set(values)].sort();
+      errs.push(...isQualifiedName(key).map((msg) => field.invalid(`${p}.key`, key, msg)));
+      if (Object.hasOwn(exprs, key)) errs.push(field.duplicate(`${p}.key`, key));
+      exprs[key] = [...new Set(values)].sort();
     });
     if (Object.keys(exprs).length === 0 || seen.some((s) => semanticDeepEqual(s, exprs))) errs.push(field.duplicate(exprPath, ''));
     seen.push(exprs);
@@ -79,7 +80,7 @@ function validateAllowedTopologies(terms: NonNullable<StorageClass['allowedTopol
 
 /** `ValidateStorageClass` without the ObjectMeta checks the store runs. */
 export function validateStorageClass(sc: StorageClass): FieldError[] {
-  const errs = [...validateProvisioner(sc.provisioner, 'provisioner'), ...validateParameters(sc.parameters, 'parameters')];
+  const errs = [...validateProvisioner(sc.provisioner ?? '', 'provisioner'), ...validateParameters(sc.parameters, 'parameters')];
   if (sc.reclaimPolicy && !RECLAIM_POLICIES.includes(sc.reclaimPolicy)) errs.push(field.notSupported('reclaimPolicy', sc.reclaimPolicy, RECLAIM_POLICIES));
   if (sc.volumeBindingMode === undefined || sc.volumeBindingMode === null) errs.push(field.required('volumeBindingMode'));
   else if (!BINDING_MODES.includes(sc.volumeBindingMode)) errs.push(field.notSupported('volumeBindingMode', sc.volumeBindingMode, BINDING_MODES));
@@ -107,7 +108,7 @@ function validateStorageClassUpdate(sc: StorageClass, old: StorageClass): FieldE
 function printStorageClass(sc: StorageClass, now: number): unknown[] {
   return [
     `${sc.metadata?.name ?? ''}${isDefaultStorageClass(sc) ? ' (default)' : ''}`,
-    sc.provisioner,
+    sc.provisioner ?? '',
     sc.reclaimPolicy ?? 'Delete',
     sc.volumeBindingMode ?? 'Immediate',
     sc.allowVolumeExpansion ?? false,
