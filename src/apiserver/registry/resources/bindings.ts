@@ -14,7 +14,7 @@ import type { Binding } from '../../../api/index.js';
 import { newBadRequest, newNotFoundPath } from '../../../machinery/errors/index.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
-import type { ApiObject } from './helpers.js';
+import { STORES_NOTHING, type ApiObject } from './helpers.js';
 import { bindPod } from './pod-storage.js';
 import { NAME_AGE_TABLE } from './table-helpers.js';
 
@@ -39,17 +39,8 @@ function bindingStorage({ clock, storeOf }: StorageContext): StorageExtension {
 
 /** The bindings strategy: only `storage` matters (the create above); the rest is never reached. */
 export const bindingStrategy: ResourceStrategy<ApiObject<Binding>> = {
+  ...STORES_NOTHING,
   info: resourceInfo(BINDINGS),
-  hasStatus: false,
-  defaults() {},
-  prepareForCreate() {},
-  prepareForUpdate() {},
-  validate: () => [],
-  validateUpdate: () => [],
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: false,
-  defaultGarbageCollectionPolicy: 'Background',
-  fieldSelectors: {},
   storage: bindingStorage,
   table: NAME_AGE_TABLE,
 };

@@ -19,7 +19,7 @@ import type { StorageContext, StorageExtension } from '../extension.js';
 import { parseListOptions } from '../generic/options.js';
 import { newPredicate } from '../generic/predicate.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
-import type { ApiObject } from './helpers.js';
+import { STORES_NOTHING, type ApiObject } from './helpers.js';
 import { NAME_COLUMN, column } from './table-helpers.js';
 
 type ComponentStatusObject = ApiObject<ComponentStatus>;
@@ -64,17 +64,8 @@ function printComponentStatus(cs: ComponentStatus): unknown[] {
 
 /** The componentstatuses strategy: reads only (the row serves get and list), deprecated since 1.19. */
 export const componentStatusStrategy: ResourceStrategy<ComponentStatusObject> = {
+  ...STORES_NOTHING,
   info: resourceInfo(COMPONENT_STATUSES),
-  hasStatus: false,
-  defaults() {},
-  prepareForCreate() {},
-  prepareForUpdate() {},
-  validate: () => [],
-  validateUpdate: () => [],
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: false,
-  defaultGarbageCollectionPolicy: 'Background',
-  fieldSelectors: {},
   storage: componentStatusStorage,
   deprecated: { deprecatedIn: '1.19' },
   table: {

@@ -8,7 +8,7 @@ import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { selectorFromLabelSelector } from '../../../machinery/labels/index.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
 import { semanticDeepEqual } from '../../../machinery/meta/index.js';
-import type { ScaleStrategy } from '../strategy.js';
+import type { ResourceStrategy, ScaleStrategy } from '../strategy.js';
 
 export { semanticDeepEqual };
 
@@ -95,3 +95,21 @@ export const replicasScale: ScaleStrategy<ReplicatedObject> = {
   statusReplicas: (obj) => obj.status?.replicas ?? 0,
   selector: (obj) => labelSelectorString(obj.spec?.selector),
 };
+
+/**
+ * The strategy hooks of a kind that stores nothing of its own — its `storage` serves every verb it
+ * has (a Binding binds a pod, ComponentStatuses are computed): each does nothing. Spread it first
+ * and add `info`, `storage` and `table`.
+ */
+export const STORES_NOTHING = {
+  hasStatus: false,
+  defaults() {},
+  prepareForCreate() {},
+  prepareForUpdate() {},
+  validate: () => [],
+  validateUpdate: () => [],
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: false,
+  defaultGarbageCollectionPolicy: 'Background',
+  fieldSelectors: {},
+} satisfies Omit<ResourceStrategy, 'info' | 'table'>;
