@@ -29,7 +29,7 @@ import { Store, resourcePrefix, type StoreView } from './registry/generic/store.
 import { apiVersionOf } from './registry/generic/decode.js';
 import { getScale, patchScale, updateScale } from './registry/generic/subresources.js';
 import type { AdmissionPlugin } from './registry/extension.js';
-import type { ResourceInfo, ResourceStrategy, ReviewContext, ViewOf } from './registry/strategy.js';
+import { deprecationWarning, type ResourceInfo, type ResourceStrategy, type ReviewContext, type ViewOf } from './registry/strategy.js';
 import type { TokenAuthenticator } from './authn/index.js';
 import { CacheFeed } from './watchcache/cache-feed.js';
 import type { EventWindowSizing } from './watchcache/event-window.js';
@@ -118,7 +118,7 @@ export class ApiServer {
       },
     });
     this.stores.set(storeKey(strategy.info), store);
-    this.routes.set(routeKey(strategy.info), { store, info: strategy.info });
+    this.routes.set(routeKey(strategy.info), withWarning({ store, info: strategy.info }, strategy));
     this.refreshAdmission();
     return store;
   }
@@ -127,7 +127,7 @@ export class ApiServer {
   private installView(strategy: ResourceStrategy, view: ViewOf): void {
     const store = this.stores.get(storeKey(view.storage));
     if (!store) throw new Error(`${routeKey(strategy.info)} views ${storeKey(view.storage)}, which is not served`);
-    this.routes.set(routeKey(strategy.info), { store, info: strategy.info, view: { info: strategy.info, conversion: view.conversion } });
+    this.routes.set(routeKey(strategy.info), withWarning({ store, info: strategy.info, view: { info: strategy.info, conversion: view.conversion } }, strategy));
   }
 
   /** The admission plugins the served kinds impose, in discovery order. */
@@ -266,11 +266,12 @@ export class ApiServer {
    */
   async handle(req: RestRequest): Promise<HandleResult> {
     if (req.verb === 'watch') throw newBadRequest('watch requests are served by watch()');
-    const { store, info, view } = this.route(req);
+    const { store, info, view, warning } = this.route(req);
     if (req.body !== undefined) checkNestingDepth(req.body, req.verb, subresourceKind(info, req.subresource));
     const query = req.query ?? {};
     const ns = req.namespace;
-    const warnings: string[] = [];
+    // A deprecated version warns first, as upstream's installer wraps every route of it.
+    const warnings: string[] = warning === undefined ? [] : [warning];
     const ok = (body: unknown, code = 200): HandleResult => ({ code, body: view ? inVersion(store, view, body) : body, warnings: [...new Set(warnings)] });
     const name = req.name;
     const sub = req.subresource;
@@ -278,14 +279,19 @@ export class ApiServer {
       if (name === undefined && sub === undefined && req.verb === 'create') return ok(this.review(store.strategy, req.body, ns, query, warnings), 201);
       throw newMethodNotSupported(store.gr, req.verb);
     }
+    const own = store.extension;
     if (name === undefined) {
-      if (req.verb === 'list') return ok(await store.list(ns, query));
-      if (req.verb === 'create') return ok(await store.create(ns, req.body, query, warnings, view), 201);
+      if (req.verb === 'list') return ok(await (own.list ? own.list(ns, query) : store.list(ns, query)));
+      if (req.verb === 'create') {
+        if (!own.create) return ok(await store.create(ns, req.body, query, warnings, view), 201);
+        const res = await own.create({ namespace: ns, body: req.body, query, warnings });
+        return ok(res.body, res.code);
+      }
       if (req.verb === 'deletecollection') return ok(await store.deleteCollection(ns, req.body, query));
       throw newMethodNotSupported(store.gr, req.verb);
     }
     if (sub === undefined) {
-      if (req.verb === 'get') return ok(await store.get(ns, name, query));
+      if (req.verb === 'get') return ok(await (own.get ? own.get(ns, name, query) : store.get(ns, name, query)));
       if (req.verb === 'update' || req.verb === 'patch') {
         const res =
           req.verb === 'update'
@@ -430,6 +436,14 @@ interface Route {
   info: ResourceInfo;
   /** Present when the version is not the stored one. */
   view?: StoreView;
+  /** The deprecation Warning of every request to this version (see {@link deprecationWarning}). */
+  warning?: string;
+}
+
+/** `route` with the deprecation Warning of the strategy serving it, if any. */
+function withWarning(route: Route, strategy: ResourceStrategy): Route {
+  const warning = deprecationWarning(strategy);
+  return warning === undefined ? route : { ...route, warning };
 }
 
 /** The key of a route: `group/resource/version`. */

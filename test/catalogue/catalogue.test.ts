@@ -54,7 +54,9 @@ describe('the resource catalogue', () => {
       assert.ok(row, `${s.info.group}/${s.info.resource} is served but not in the catalogue`);
       assert.ok(row.versions.includes(s.info.version), `${s.info.resource}: ${s.info.version} is not a version of the row`);
       assert.deepEqual(s.info, resourceInfo(row, s.info.version), s.info.resource);
-      assert.equal(s.table.columns.filter((c) => c.format === 'name').length, 1, `${s.info.resource}: the printer has one name column`);
+      // Upstream's VolumeAttachment printer gives its Attacher column the `name` format too.
+      const nameColumns = s.info.resource === 'volumeattachments' ? 2 : 1;
+      assert.equal(s.table.columns.filter((c) => c.format === 'name').length, nameColumns, `${s.info.resource}: the printer has one name column`);
     }
   });
 

@@ -156,7 +156,9 @@ export class FuzzServer {
     const ns = t.strategy.info.namespaced ? 'default' : undefined;
     const collection = `${t.apiPrefix}${ns ? `/namespaces/${ns}` : ''}/${t.strategy.info.resource}`;
     const item = `${collection}/${name}`;
-    const review = t.strategy.review !== undefined;
+    // Kinds whose objects cannot be created and then changed (reviews, bindings, component statuses)
+    // get every write as it comes, without a stored base object.
+    const review = t.strategy.review !== undefined || !t.strategy.info.verbs.includes('update');
     switch (c.type) {
       case 'create':
       case 'update': {

@@ -302,6 +302,39 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     // A P-256 request for CN=fuzz (openssl req -new -newkey ec), base64 of its PEM.
     spec: { request: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlISU1IRUNBUUF3RHpFTk1Bc0dBMVVFQXd3RVpuVjZlakJaTUJNR0J5cUdTTTQ5QWdFR0NDcUdTTTQ5QXdFSApBMElBQlBGOHdKd0srczR4cXBRQm9GZ0RZSnVzZ2FFSGFUNWNSR0NqU3NIV096UmFoQjkrcWwwYjUrWk5ETXFSClBXVUc2b1QyQUhKRityTThCb2tkUHFhbEx5cWdBREFLQmdncWhrak9QUVFEQWdOSEFEQkVBaUFGTFQ0b3lteTQKb01rajZEYjhBcCsxRzdaOEVkc1pmQXdtZEVjZEkrN0JZZ0lnRW02SU8wd2FRWm9uSGQ0UVlsNGd2dFlzVE9qUQp5RkxGM2kycGhRa3RyRDg9Ci0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo=', signerName: 'example.com/fuzz-signer', usages: ['client auth'], expirationSeconds: 3600 },
   },
+  '/persistentvolumes': {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data/fz' }, storageClassName: 'manual' },
+  },
+  '/persistentvolumeclaims': {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'manual' },
+  },
+  '/bindings': { apiVersion: 'v1', kind: 'Binding', target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' } },
+  '/componentstatuses': { apiVersion: 'v1', kind: 'ComponentStatus', conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }] },
+  'storage.k8s.io/storageclasses': {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    provisioner: 'kubernetes.io/no-provisioner',
+    parameters: { type: 'fz' },
+    volumeBindingMode: 'WaitForFirstConsumer',
+  },
+  'storage.k8s.io/csidrivers': { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', spec: { attachRequired: false, tokenRequests: [{ audience: 'fz', expirationSeconds: 3600 }] } },
+  'storage.k8s.io/csinodes': { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', spec: { drivers: [{ name: 'fz.csi.example.com', nodeID: 'node-1', topologyKeys: ['topology.kubernetes.io/zone'] }] } },
+  'storage.k8s.io/csistoragecapacities': {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSIStorageCapacity',
+    storageClassName: 'fz',
+    capacity: '10Gi',
+    nodeTopology: { matchLabels: { 'topology.kubernetes.io/zone': 'fz' } },
+  },
+  'storage.k8s.io/volumeattachments': {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'VolumeAttachment',
+    spec: { attacher: 'fz.csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-fz' } },
+  },
 };
 
 /**

@@ -7,7 +7,7 @@
  * `storage(ctx)` returns a {@link StorageExtension}, so the generic store and the server name no
  * resource: they call these hooks where upstream's wrappers sit.
  */
-import type { KubeObject } from '../../api/index.js';
+import type { KubeList, KubeObject } from '../../api/index.js';
 import type { PatchType } from '../../api/request.js';
 import type { FieldError, GroupResource } from '../../machinery/errors/index.js';
 import type { Backend } from '../../storage/interface.js';
@@ -55,6 +55,9 @@ export type SubresourceVerb = 'get' | 'create' | 'update' | 'patch';
 
 /** The answer of a subresource request: HTTP code (200, 201) and body. @throws StatusError */
 export type SubresourceHandler = (req: SubresourceRequest) => Promise<{ code: number; body: unknown }>;
+
+/** A create on the collection, as the server routed it (see {@link StorageExtension.create}). */
+export type CreateRequest = Omit<SubresourceRequest, 'name' | 'patchType'>;
 
 /**
  * An update strategy other than the main resource's and `/status`'s, for a subresource that
@@ -110,6 +113,19 @@ export interface StorageExtension {
    * object being deleted removes it): a namespace also needs an empty spec.finalizers.
    */
   shouldDeleteDuringUpdate?(obj: KubeObject): boolean;
+  /**
+   * Serves a create in place of the generic store, for a kind whose create acts on another kind's
+   * objects and stores nothing of its own (a Binding sets a pod's node: upstream's
+   * `LegacyBindingREST`); answers the HTTP code and body.
+   */
+  create?(req: CreateRequest): Promise<{ code: number; body: unknown }>;
+  /**
+   * Serve GET and LIST in place of the generic store, for a kind whose objects are computed on each
+   * request and never stored (ComponentStatus: pkg/registry/core/componentstatus/rest.go implements
+   * only Get and List). @throws StatusError (404 for an unknown name, 400 for a bad selector)
+   */
+  get?(namespace: string | undefined, name: string, query: Record<string, string>): Promise<KubeObject>;
+  list?(namespace: string | undefined, query: Record<string, string>): Promise<KubeList>;
   /** Handlers of the kind's subresources beyond `status` and `scale`, by subresource and verb. */
   subresources?: Record<string, Partial<Record<SubresourceVerb, SubresourceHandler>>>;
   /** Creates, when missing, the objects of this kind every cluster has; runs once at start-up, in discovery order. */

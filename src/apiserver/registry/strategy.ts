@@ -155,8 +155,8 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   prepareForUpdate(obj: T, old: T, now?: number): void;
   /**
    * Before an update of the status subresource: keep everything but status from `old` (the default
-   * when absent). `now` (ms, always given by the store) is for timestamps the server fills in (CSR
-   * condition times).
+   * when absent). `now` (ms, always given by the store) is for timestamps the server fills in
+   * (CSR condition times, a PersistentVolume's phase transition time).
    */
   prepareForStatusUpdate?(obj: T, old: T, now?: number): void;
   /** Validation of a new object (pkg/apis/<group>/validation); metadata is validated by the store. */
@@ -206,6 +206,11 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   /** Present when this strategy serves another version of a stored resource (see {@link ViewOf}). */
   view?: ViewOf;
   /**
+   * Present on a deprecated kind version (upstream's `+k8s:prerelease-lifecycle-gen:deprecated` tags):
+   * every request to it answers with the Warning {@link deprecationWarning} words.
+   */
+  deprecated?: ApiLifecycle;
+  /**
    * Present for create-only review kinds (TokenReview, SubjectAccessReview, SelfSubjectRulesReview …):
    * the response to a create, computed from the decoded, defaulted and validated request; it may
    * throw a StatusError as upstream's REST Create does (400 for a TokenReview without a token).
@@ -221,6 +226,32 @@ export interface ReviewContext {
   authenticator: TokenAuthenticator | undefined;
 }
 
+/** When a kind version was deprecated, and when it goes away and for what (k8s.io/api's generated lifecycle.go). */
+export interface ApiLifecycle {
+  /** `APILifecycleDeprecated`, e.g. `1.19`. */
+  deprecatedIn: string;
+  /** `APILifecycleRemoved`, e.g. `1.25`. */
+  removedIn?: string;
+  /** `APILifecycleReplacement`: the group/version and kind to use instead. */
+  replacement?: { apiVersion: string; kind: string };
+}
+
+/**
+ * The Warning every request to a deprecated kind version answers with, as upstream's installer adds
+ * it to each route of the kind (apiserver/pkg/endpoints/deprecation `WarningMessage`):
+ * `v1 ComponentStatus is deprecated in v1.19+`, then `, unavailable in v1.25+` and
+ * `; use policy/v1 PodDisruptionBudget` when known. Undefined when the version is not deprecated.
+ */
+export function deprecationWarning(strategy: ResourceStrategy): string | undefined {
+  const lifecycle = strategy.deprecated;
+  if (!lifecycle) return undefined;
+  const { group, version, kind } = strategy.info;
+  let text = `${group ? `${group}/${version}` : version} ${kind} is deprecated in v${lifecycle.deprecatedIn}+`;
+  if (lifecycle.removedIn) text += `, unavailable in v${lifecycle.removedIn}+`;
+  if (lifecycle.replacement) text += `; use ${lifecycle.replacement.apiVersion} ${lifecycle.replacement.kind}`;
+  return text;
+}
+
 /**
  * A strategy serving `info` (another version of `base`'s resource, or a resource stored as it) as a
  * view of `base`'s objects: the store of `base` does all the work in the stored version; requests in
@@ -231,7 +262,7 @@ export interface ReviewContext {
 export function versionView(base: ResourceStrategy, info: ResourceInfo, conversion: VersionConversion): ResourceStrategy {
   const stored = (obj: KubeObject): KubeObject => conversion.toStorage(structuredClone(obj));
   const order = base.table.listOrder;
-  return {
+  const strategy: ResourceStrategy = {
     ...base,
     info,
     view: { storage: { group: base.info.group, resource: base.info.resource }, conversion },
@@ -241,4 +272,7 @@ export function versionView(base: ResourceStrategy, info: ResourceInfo, conversi
       ...(order ? { listOrder: (a: KubeObject, b: KubeObject) => order(stored(a), stored(b)) } : {}),
     },
   };
+  // A version has its own lifecycle: the stored version's deprecation is not the view's.
+  delete strategy.deprecated;
+  return strategy;
 }

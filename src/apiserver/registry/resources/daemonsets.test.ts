@@ -167,7 +167,7 @@ describe('update', () => {
     const d = clone(base);
     d.spec!.minReadySeconds = 30;
     d.status = { ...d.status!, collisionCount: 1, numberReady: -1 };
-    daemonSetStrategy.prepareForStatusUpdate!(d, base);
+    daemonSetStrategy.prepareForStatusUpdate!(d, base, 0);
     assert.equal(d.spec?.minReadySeconds, undefined);
     assert.deepEqual(msgs(daemonSetStrategy.validateStatusUpdate!(d, base)), [
       'status.numberReady: Invalid value: -1: must be greater than or equal to 0',

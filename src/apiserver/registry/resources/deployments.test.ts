@@ -210,7 +210,7 @@ describe('status update', () => {
     d.spec!.replicas = 100;
     d.metadata!.labels = {};
     d.status = { replicas: 3, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 3, observedGeneration: 1 };
-    deploymentStrategy.prepareForStatusUpdate!(d, old);
+    deploymentStrategy.prepareForStatusUpdate!(d, old, 0);
     assert.equal(d.spec?.replicas, 3);
     assert.deepEqual(d.metadata?.labels, { a: 'b' });
     assert.deepEqual(deploymentStrategy.validateStatusUpdate!(d, old), []);

@@ -52,6 +52,22 @@ export function resetObjectMetaForStatus(obj: ApiObject<KubeObject>, old: KubeOb
   for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const) resetField(meta, old.metadata, key);
 }
 
+/**
+ * A short stand-in for upstream's `cmp.Diff(old, new)` of two structs of Go type `goType` (e.g.
+ * `core.PodSpec`), appended to "immutable after creation" messages: one `-`/`+` pair per top-level
+ * field that differs semantically.
+ */
+export function specDiff(goType: string, oldSpec: object, newSpec: object): string {
+  const lines = [`  ${goType}{`];
+  const o = oldSpec as Record<string, unknown>;
+  const n = newSpec as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(o), ...Object.keys(n)])) {
+    if (semanticDeepEqual(o[k], n[k])) continue;
+    lines.push(`- \t${k}: ${JSON.stringify(o[k] ?? null)},`, `+ \t${k}: ${JSON.stringify(n[k] ?? null)},`);
+  }
+  lines.push('  }');
+  return lines.join('\n');
+}
 
 /** `ValidateImmutableField`: `<path>: Invalid value: <new>: field is immutable` when the values differ semantically. */
 export function validateImmutableField(newVal: unknown, oldVal: unknown, path: string): FieldError[] {
@@ -148,3 +164,21 @@ export function specStatusPreparation<S, T extends SpecStatusObject<S>>(
     },
   };
 }
+
+/**
+ * The strategy hooks of a kind that stores nothing of its own — its `storage` serves every verb it
+ * has (a Binding binds a pod, ComponentStatuses are computed): each does nothing. Spread it first
+ * and add `info`, `storage` and `table`.
+ */
+export const STORES_NOTHING = {
+  hasStatus: false,
+  defaults() {},
+  prepareForCreate() {},
+  prepareForUpdate() {},
+  validate: () => [],
+  validateUpdate: () => [],
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: false,
+  defaultGarbageCollectionPolicy: 'Background',
+  fieldSelectors: {},
+} satisfies Omit<ResourceStrategy, 'info' | 'table'>;

@@ -55,6 +55,15 @@ import { ipAddressStrategy } from './ipaddresses.js';
 import { networkPolicyStrategy } from './networkpolicies.js';
 import { serviceCIDRStrategy } from './servicecidrs.js';
 import { csrStrategy } from './certificatesigningrequests.js';
+import { bindingStrategy } from './bindings.js';
+import { componentStatusStrategy } from './componentstatuses.js';
+import { csiDriverStrategy } from './csidrivers.js';
+import { csiNodeStrategy } from './csinodes.js';
+import { csiStorageCapacityStrategy } from './csistoragecapacities.js';
+import { persistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
+import { persistentVolumeStrategy } from './persistentvolumes.js';
+import { storageClassStrategy } from './storageclasses.js';
+import { volumeAttachmentStrategy } from './volumeattachments.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
@@ -70,6 +79,8 @@ export { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStra
 export { flowSchemaStrategy, priorityLevelConfigurationStrategy };
 export { cronJobStrategy, jobStrategy, statefulSetStrategy };
 export { csrStrategy, ingressClassStrategy, ingressStrategy, ipAddressStrategy, networkPolicyStrategy, serviceCIDRStrategy };
+export { bindingStrategy, componentStatusStrategy, persistentVolumeClaimStrategy, persistentVolumeStrategy };
+export { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, storageClassStrategy, volumeAttachmentStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -137,4 +148,13 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(networkPolicyStrategy),
   erase(serviceCIDRStrategy),
   erase(csrStrategy),
+  erase(persistentVolumeStrategy),
+  erase(persistentVolumeClaimStrategy),
+  erase(bindingStrategy),
+  erase(componentStatusStrategy),
+  erase(storageClassStrategy),
+  erase(csiDriverStrategy),
+  erase(csiNodeStrategy),
+  erase(csiStorageCapacityStrategy),
+  erase(volumeAttachmentStrategy),
 ];

@@ -59,7 +59,7 @@ test('status update', () => {
   const ns = structuredClone(old);
   ns.status = { phase: 'Terminating' };
   ns.spec = {};
-  namespaceStrategy.prepareForStatusUpdate!(ns, old);
+  namespaceStrategy.prepareForStatusUpdate!(ns, old, 0);
   assert.deepEqual(ns.spec, { finalizers: ['kubernetes'] });
   assert.deepEqual(msgs(namespaceStrategy.validateStatusUpdate!(ns, old)), [
     `status.Phase: Invalid value: "Terminating": may only be 'Active' if \`deletionTimestamp\` is empty`,

@@ -116,7 +116,7 @@ describe('validation', () => {
     const n = structuredClone(old);
     n.spec!.unschedulable = true;
     n.status!.capacity = { cpu: '-1' };
-    nodeStrategy.prepareForStatusUpdate!(n, old);
+    nodeStrategy.prepareForStatusUpdate!(n, old, 0);
     assert.equal(n.spec?.unschedulable, undefined);
     assert.deepEqual(msgs(nodeStrategy.validateStatusUpdate!(n, old)), ['status.capacity.cpu: Invalid value: "-1": must be greater than or equal to 0']);
   });

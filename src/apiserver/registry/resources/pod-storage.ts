@@ -43,9 +43,10 @@ export function podStorage({ store, clock, storeOf }: StorageContext): StorageEx
  * spec.nodeName, merges the Binding's annotations and sets condition PodScheduled=True. A pod already
  * bound, being deleted or still gated → 409 on `pods/binding`, e.g.
  * `Operation cannot be fulfilled on pods/binding "p": pod p is already assigned to node "n1"`.
- * Returns the `metav1.Status` Success (code 201) upstream's create handler answers with.
+ * Returns the `metav1.Status` Success (code 201) upstream's create handler answers with. Serves both
+ * `pods/binding` and the core/v1 `bindings` collection (bindings.ts), as upstream's BindingREST does.
  */
-async function bindPod(store: Store, clock: Clock, namespace: string | undefined, name: string, body: unknown, query: Query): Promise<unknown> {
+export async function bindPod(store: Store, clock: Clock, namespace: string | undefined, name: string, body: unknown, query: Query): Promise<unknown> {
   const dryRun = parseDryRun(query, 'CreateOptions');
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the object provided is unrecognized (must be of type Binding)');
   const binding = body as { metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string; annotations?: Record<string, string> }; target?: { kind?: string; name?: string } };

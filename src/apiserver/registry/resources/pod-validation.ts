@@ -5,7 +5,7 @@
 import type { Container, ContainerStatus, Pod, PodSpec, Toleration } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Subdomain, isQualifiedName, FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
-import { semanticDeepEqual } from './helpers.js';
+import { semanticDeepEqual, specDiff } from './helpers.js';
 import { validateContainersOnlyForPod, validatePodSpec, validateTolerations } from './pod-template.js';
 
 
@@ -69,20 +69,6 @@ function validateOnlyAddedTolerations(newT: readonly Toleration[], oldT: readonl
   return validateTolerations(newT, path);
 }
 
-/** A short stand-in for upstream's `cmp.Diff(oldSpec, mungedSpec)`: one `-`/`+` pair per changed field. */
-function specDiff(oldSpec: PodSpec, newSpec: PodSpec): string {
-  const lines = ['  core.PodSpec{'];
-  const keys = [...new Set([...Object.keys(oldSpec), ...Object.keys(newSpec)])];
-  for (const k of keys) {
-    const o = (oldSpec as unknown as Record<string, unknown>)[k];
-    const n = (newSpec as unknown as Record<string, unknown>)[k];
-    if (semanticDeepEqual(o, n)) continue;
-    lines.push(`- \t${k}: ${JSON.stringify(o ?? null)},`, `+ \t${k}: ${JSON.stringify(n ?? null)},`);
-  }
-  lines.push('  }');
-  return lines.join('\n');
-}
-
 /**
  * `ValidatePodUpdate`: the new pod must be valid, and only images, activeDeadlineSeconds (nil → set, or
  * lowered), tolerations (additions), schedulingGates (removals) and a negative grace period raised to 1
@@ -133,7 +119,7 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
     munged.terminationGracePeriodSeconds = oldGrace;
   }
   if (!semanticDeepEqual(munged, oldSpec)) {
-    errs.push(field.forbidden('spec', `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS.join(',')}\n${specDiff(oldSpec, munged)}`));
+    errs.push(field.forbidden('spec', `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS.join(',')}\n${specDiff('core.PodSpec', oldSpec, munged)}`));
   }
   return errs;
 }

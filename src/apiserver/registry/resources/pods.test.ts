@@ -222,7 +222,7 @@ describe('status update', () => {
     p.spec!.nodeName = 'sneaky';
     p.metadata!.ownerReferences = [];
     (p as { status?: unknown }).status = { phase: 'Running' };
-    podStrategy.prepareForStatusUpdate!(p, old);
+    podStrategy.prepareForStatusUpdate!(p, old, 0);
     assert.equal(p.spec?.nodeName, undefined);
     assert.deepEqual(p.metadata?.ownerReferences, old.metadata?.ownerReferences);
     assert.deepEqual(p.status, { phase: 'Running', qosClass: 'BestEffort', observedGeneration: 1 });

@@ -95,7 +95,7 @@ test('status update keeps spec and checks counts', () => {
   const rs = clone(old);
   rs.spec!.replicas = 9;
   rs.status = { replicas: 1, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 };
-  replicaSetStrategy.prepareForStatusUpdate!(rs, old);
+  replicaSetStrategy.prepareForStatusUpdate!(rs, old, 0);
   assert.equal(rs.spec?.replicas, 1);
   assert.deepEqual(msgs(replicaSetStrategy.validateStatusUpdate!(rs, old)), [
     'status.fullyLabeledReplicas: Invalid value: 2: cannot be greater than status.replicas',

@@ -32,7 +32,7 @@ import { semanticDeepEqual } from '../../../machinery/meta/index.js';
 import { validateFieldSelectorRequirement, validateLabelSelectorRequirement, type SelectorRequirement } from '../../../machinery/validation/index.js';
 import { ADMIN_USER, API_AUDIENCES, INVALID_BEARER_TOKEN, SYSTEM_MASTERS } from '../../authn/index.js';
 import { resourceInfo, type ResourceStrategy, type ReviewContext } from '../strategy.js';
-import { AGE_COLUMN, NAME_COLUMN, translateTimestampSince } from './table-helpers.js';
+import { NAME_AGE_TABLE } from './table-helpers.js';
 
 export { ADMIN_USER };
 
@@ -70,10 +70,7 @@ function reviewStrategy(row: KindDescriptor, validate: (obj: KubeObject) => Fiel
     allowUnconditionalUpdate: false,
     defaultGarbageCollectionPolicy: 'Background',
     fieldSelectors: {},
-    table: {
-      columns: [NAME_COLUMN, AGE_COLUMN],
-      row: (obj, now) => ({ cells: [obj.metadata?.name ?? '', translateTimestampSince(obj.metadata?.creationTimestamp, now)] }),
-    },
+    table: NAME_AGE_TABLE,
     review: respond,
   };
 }

@@ -3,7 +3,7 @@
  * `duration.HumanDuration` (staging/src/k8s.io/apimachinery/pkg/util/duration/duration.go), the
  * container name/image cells and the column definitions every kind repeats.
  */
-import type { Container } from '../../../api/index.js';
+import type { Container, KubeObject } from '../../../api/index.js';
 import { formatTime, parseTime } from '../../../util/clock/index.js';
 import type { TableColumnDefinition, TablePrinter } from '../strategy.js';
 
@@ -125,4 +125,10 @@ export const defaultTablePrinter: TablePrinter = {
     column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is represented in RFC3339 form and is in UTC.'),
   ],
   row: (obj) => ({ cells: [obj.metadata?.name ?? '', createdAtCell(obj.metadata?.creationTimestamp)] }),
+};
+
+/** Name and Age only: the printer of kinds that are created but never listed (reviews, bindings). */
+export const NAME_AGE_TABLE: TablePrinter = {
+  columns: [NAME_COLUMN, AGE_COLUMN],
+  row: (obj: KubeObject, now: number) => ({ cells: [obj.metadata?.name ?? '', translateTimestampSince(obj.metadata?.creationTimestamp, now)] }),
 };
