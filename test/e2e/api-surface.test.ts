@@ -194,8 +194,8 @@ describe('the built-in API with kubectl 1.27, 1.31 and 1.33', { timeout: 300_000
     assert.equal(apply.stdout, 'deployment.apps/old created\n', apply.stderr);
     const diff = await kp.kubectlAt(27, ['diff', '-f', '-'], deployment(3));
     assert.equal(diff.code, 1, diff.stderr);
-    assert.match(diff.stdout, /^-  replicas: 2$/m);
-    assert.match(diff.stdout, /^\+  replicas: 3$/m);
+    assert.match(diff.stdout, /^- {2}replicas: 2$/m);
+    assert.match(diff.stdout, /^\+ {2}replicas: 3$/m);
     const again = await kp.kubectlAt(27, ['apply', '-f', '-'], deployment(3));
     assert.equal(again.stdout, 'deployment.apps/old configured\n', again.stderr);
     const edit = await kp.kubectlAt(27, ['edit', 'deployment/old']);

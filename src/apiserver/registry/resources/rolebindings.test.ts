@@ -34,8 +34,10 @@ test('defaults: roleRef.apiGroup, and subject apiGroups by kind', () => {
   assert.equal(b.roleRef.apiGroup, RBAC);
   assert.deepEqual(
     b.subjects?.map((s) => s.apiGroup),
-    [RBAC, RBAC, '', 'other'],
+    [RBAC, RBAC, undefined, 'other'],
   );
+  // "" is Go's omitempty zero: the ServiceAccount subject has no apiGroup key at all.
+  assert.equal('apiGroup' in (b.subjects?.[2] ?? {}), false);
 });
 
 test('valid bindings (upstream success cases)', () => {

@@ -29,7 +29,7 @@ export const RBAC_GROUP_NAME = 'rbac.authorization.k8s.io';
 /**
  * `SetDefaults_RoleBinding` / `SetDefaults_ClusterRoleBinding` and `SetDefaults_Subject`: an empty
  * roleRef.apiGroup becomes `rbac.authorization.k8s.io`; an empty subject apiGroup becomes it for User
- * and Group subjects and stays "" for ServiceAccounts.
+ * and Group subjects and stays "" (absent on the wire) for ServiceAccounts.
  */
 export function defaultBinding(binding: Binding): void {
   const ref = (binding.roleRef ??= { apiGroup: '', kind: '', name: '' });
@@ -37,7 +37,8 @@ export function defaultBinding(binding: Binding): void {
   for (const subject of binding.subjects ?? []) {
     if (subject.apiGroup) continue;
     if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = RBAC_GROUP_NAME;
-    else if (subject.kind === 'ServiceAccount') subject.apiGroup = '';
+    // A ServiceAccount's apiGroup defaults to "", which Go's omitempty leaves out of the object.
+    else if (subject.kind === 'ServiceAccount') delete subject.apiGroup;
   }
 }
 
