@@ -17,7 +17,7 @@
 import { RESOURCE_QUOTAS } from '../../../api/catalogue/index.js';
 import type { ResourceQuota } from '../../../api/index.js';
 import type { ResourceQuotaSpec, ScopeSelector } from 'kubernetes-types/core/v1.js';
-import { field, goQuote, type FieldError } from '../../../machinery/errors/index.js';
+import { field, GoSyntax, goQuote, goStringSlice, type FieldError } from '../../../machinery/errors/index.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
 import { parseQuantity } from '../../../machinery/quantity/index.js';
 import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
@@ -34,20 +34,15 @@ const CONFLICTING_SCOPE_PAIRS = [
 ] as const;
 const EXISTS_ONLY_SCOPES = new Set(['BestEffort', 'NotBestEffort', 'Terminating', 'NotTerminating', 'CrossNamespacePodAffinity']);
 
-/** Go's `%#v` of a `[]string` (`[]string{"a", "b"}`, `[]string(nil)` when absent) under a type name. */
-function goStrings(type: string, values: readonly string[] | undefined): string {
-  return values ? `[]${type}{${values.map(goQuote).join(', ')}}` : `[]${type}(nil)`;
-}
-
 /** `field.Invalid(path, spec.scopes, detail)`: the scopes as Go prints a `[]core.ResourceQuotaScope`. */
 function invalidScopes(path: string, scopes: readonly string[] | undefined, detail: string): FieldError {
-  return field.invalidOmitValue(path, `${goStrings('core.ResourceQuotaScope', scopes)}: ${detail}`);
+  return field.invalid(path, goStringSlice(scopes, '[]core.ResourceQuotaScope'), detail);
 }
 
 /** Go's `%#v` of a `core.ScopeSelector`. */
 function goScopeSelector(sel: ScopeSelector): string {
   const reqs = (sel.matchExpressions ?? []).map(
-    (r) => `core.ScopedResourceSelectorRequirement{ScopeName:${goQuote(r.scopeName ?? '')}, Operator:${goQuote(r.operator ?? '')}, Values:${goStrings('string', r.values)}}`,
+    (r) => `core.ScopedResourceSelectorRequirement{ScopeName:${goQuote(r.scopeName ?? '')}, Operator:${goQuote(r.operator ?? '')}, Values:${goStringSlice(r.values).text}}`,
   );
   const list = sel.matchExpressions ? `[]core.ScopedResourceSelectorRequirement{${reqs.join(', ')}}` : '[]core.ScopedResourceSelectorRequirement(nil)';
   return `core.ScopeSelector{MatchExpressions:${list}}`;
@@ -88,7 +83,7 @@ function validateScopeSelector(spec: ResourceQuotaSpec): FieldError[] {
     const scopeName = req.scopeName ?? '';
     const operator = req.operator ?? '';
     if (!isStandardResourceQuotaScope(scopeName)) errs.push(field.invalid(`${path}.scopeName`, scopeName, 'unsupported scope'));
-    errs.push(...resourcesOutsideScope(scopeName, spec.hard).map(() => field.invalidOmitValue(path, `${goScopeSelector(sel)}: unsupported scope applied to resource`)));
+    errs.push(...resourcesOutsideScope(scopeName, spec.hard).map(() => field.invalid(path, new GoSyntax(goScopeSelector(sel)), 'unsupported scope applied to resource')));
     if (EXISTS_ONLY_SCOPES.has(scopeName) && operator !== 'Exists') {
       errs.push(
         field.invalid(
@@ -107,7 +102,7 @@ function validateScopeSelector(spec: ResourceQuotaSpec): FieldError[] {
       case 'Exists':
       case 'DoesNotExist':
         if (values.length > 0) {
-          errs.push(field.invalidOmitValue(`${path}.values`, `${goStrings('string', values)}: must be no value when \`operator\` is 'Exist' or 'DoesNotExist' for scope selector`));
+          errs.push(field.invalid(`${path}.values`, goStringSlice(values), "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
         }
         break;
       default:
