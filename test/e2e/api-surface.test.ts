@@ -6,10 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+import { removeDataDir, replicasEditor, startKubeplane, type Kubeplane } from './harness.js';
 
 /** The kubectl minors exercised: the oldest, one in the middle, the server's own. */
 const MINORS = [27, 31, 33];
@@ -130,19 +127,15 @@ const deployment = (replicas: number): string =>
 
 describe('the built-in API with kubectl 1.27, 1.31 and 1.33', { timeout: 300_000 }, () => {
   let kp: Kubeplane;
-  let editorDir: string;
+  let removeEditor: () => void;
   before(async () => {
-    editorDir = mkdtempSync(join(tmpdir(), 'kubectl-editor-'));
-    const editor = join(editorDir, 'editor.sh');
-    writeFileSync(editor, '#!/bin/sh\nsed -i "s/^  replicas: .*/  replicas: 4/" "$1"\n');
-    chmodSync(editor, 0o755);
-    process.env['KUBE_EDITOR'] = editor;
+    removeEditor = replicasEditor(4); // `kubectl edit` sets replicas to 4
     kp = await startKubeplane({ nodes: 1 });
   });
   after(async () => {
     await kp.stop();
     removeDataDir(kp.dataDir);
-    rmSync(editorDir, { recursive: true, force: true });
+    removeEditor();
   });
 
   for (const minor of MINORS) {

@@ -5,7 +5,7 @@
  * on wall-clock time.
  */
 import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -189,4 +189,17 @@ export async function certificateRequest(subject: string): Promise<string> {
   const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const request = await x509.Pkcs10CertificateRequestGenerator.create({ name: subject, keys, signingAlgorithm: alg });
   return Buffer.from(request.toString('pem')).toString('base64');
+}
+
+/**
+ * Points `$KUBE_EDITOR` (what `kubectl edit` runs on the object's YAML) at a script that sets the
+ * object's top-level `spec.replicas` to `replicas`; returns the function that removes the script.
+ */
+export function replicasEditor(replicas: number): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'kubectl-editor-'));
+  const editor = join(dir, 'editor.sh');
+  writeFileSync(editor, `#!/bin/sh\nsed -i "s/^  replicas: .*/  replicas: ${replicas}/" "$1"\n`);
+  chmodSync(editor, 0o755);
+  process.env['KUBE_EDITOR'] = editor;
+  return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -6,10 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { eventually, removeDataDir, startKubeplane, type Kubeplane } from './harness.js';
+import { eventually, removeDataDir, replicasEditor, startKubeplane, type Kubeplane } from './harness.js';
 
 /** What upstream's `kubectl explain deployment.spec.strategy` shows (k8s.io/api apps/v1 types.go comments). */
 const STRATEGY_DOC = [
@@ -35,22 +32,17 @@ const deployment = (replicas: number, image: string): string =>
 
 describe('kubectl and the OpenAPI documents', () => {
   let kp: Kubeplane;
-  let editorDir: string;
+  let removeEditor: () => void;
 
   before(async () => {
-    // `kubectl edit` runs $KUBE_EDITOR on the object's YAML: this one sets replicas to 5.
-    editorDir = mkdtempSync(join(tmpdir(), 'kubectl-editor-'));
-    const editor = join(editorDir, 'editor.sh');
-    writeFileSync(editor, '#!/bin/sh\nsed -i "s/^  replicas: .*/  replicas: 5/" "$1"\n');
-    chmodSync(editor, 0o755);
-    process.env['KUBE_EDITOR'] = editor;
+    removeEditor = replicasEditor(5); // `kubectl edit` sets replicas to 5
     kp = await startKubeplane({ nodes: 1 });
   });
 
   after(async () => {
     await kp.stop();
     removeDataDir(kp.dataDir);
-    rmSync(editorDir, { recursive: true, force: true });
+    removeEditor();
   });
 
   test('explain prints upstream descriptions from OpenAPI v3, and from the protobuf v2 document', async () => {
