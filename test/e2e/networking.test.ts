@@ -54,6 +54,20 @@ spec:
     assert.deepEqual(classes.rows[0]?.slice(0, 3), ['nginx', 'k8s.io/ingress-nginx', '<none>']);
   });
 
+  test('an Ingress with the deprecated class annotation is created with upstream\'s Warning', async () => {
+    const legacy = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: legacy
+  annotations: {kubernetes.io/ingress.class: nginx}
+spec:
+  defaultBackend: {service: {name: svc, port: {number: 80}}}
+`;
+    const r = await kp.kubectl(['apply', '-f', '-'], legacy);
+    assert.equal(r.stdout.trim(), 'ingress.networking.k8s.io/legacy created', r.stderr);
+    assert.equal(r.stderr.trim(), `Warning: annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`);
+  });
+
   test('an invalid Ingress is refused with upstream messages', async () => {
     const bad = `apiVersion: networking.k8s.io/v1
 kind: Ingress

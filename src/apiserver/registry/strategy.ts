@@ -169,6 +169,14 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * generateName is passed with its trailing dash masked.
    */
   nameValidator?(name: string, obj: T): string[];
+  /**
+   * Warnings for a valid new object, sent as `Warning` headers (kubectl prints `Warning: …`):
+   * upstream's `WarningsOnCreate` (k8s.io/apiserver pkg/registry/rest/create.go), e.g. an Ingress
+   * still using the `kubernetes.io/ingress.class` annotation.
+   */
+  warningsOnCreate?(obj: T): string[];
+  /** Warnings for a valid update of the main resource: upstream's `WarningsOnUpdate` (rest/update.go). */
+  warningsOnUpdate?(obj: T, old: T): string[];
   /** Validation of an update (immutable fields such as a Deployment's selector). */
   validateUpdate(obj: T, old: T): FieldError[];
   /** Validation of a status update. */

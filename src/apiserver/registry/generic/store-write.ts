@@ -44,7 +44,9 @@ export abstract class WriteStore extends ReadStore {
     const attempts = generate ? MAX_NAME_GENERATION_ATTEMPTS : 1;
     for (let i = 1; ; i++) {
       try {
-        return await this.createOnce(namespace, generate ? clone(obj) : obj, dryRun);
+        const created = await this.createOnce(namespace, generate ? clone(obj) : obj, dryRun);
+        warnings.push(...(this.strategy.warningsOnCreate?.(created) ?? []));
+        return created;
       } catch (err) {
         if (i >= attempts || !isAlreadyExists(err)) throw err;
       }
@@ -175,7 +177,7 @@ export abstract class WriteStore extends ReadStore {
     this.strategy.defaults(obj);
     this.checkName(obj, namespace, name);
     const uid = obj.metadata?.uid;
-    return this.updateObject(namespace, name, mode, dryRun, false, () => clone(obj), uid ? { uid } : undefined);
+    return this.updateObject(namespace, name, mode, dryRun, false, () => clone(obj), uid ? { uid } : undefined, warnings);
   }
 
   /**
@@ -207,7 +209,7 @@ export abstract class WriteStore extends ReadStore {
       this.strategy.defaults(patched);
       this.checkName(patched, namespace, name);
       return patched;
-    });
+    }, undefined, warnings);
   }
 
   /**
@@ -300,7 +302,9 @@ export abstract class WriteStore extends ReadStore {
   /**
    * `Store.Update`: runs `updatedObject` on the current state inside {@link guaranteedUpdate}, with
    * create-on-update, the resourceVersion precondition, `BeforeUpdate` and delete-on-update (an
-   * update that empties the finalizers of an object being deleted removes it).
+   * update that empties the finalizers of an object being deleted removes it). The strategy's
+   * warnings for the attempt that succeeds (WarningsOnCreate, or WarningsOnUpdate for the main
+   * resource) are added to `warnings`.
    */
   async updateObject(
     namespace: string | undefined,
@@ -310,7 +314,9 @@ export abstract class WriteStore extends ReadStore {
     forceAllowCreate: boolean,
     updatedObject: (existing: KubeObject | undefined) => KubeObject,
     preconditions?: Preconditions,
+    warnings?: string[],
   ): Promise<WriteResult> {
+    let attemptWarnings: string[] = [];
     const key = this.keyFor(namespace, name);
     const allowCreate = this.strategy.allowCreateOnUpdate || forceAllowCreate;
     let created = false;
@@ -334,6 +340,7 @@ export abstract class WriteStore extends ReadStore {
           this.fillSystemFields(obj);
           this.beforeCreate(obj, namespace);
           if (mode === 'main') this.extension.validateAdmission?.(obj, undefined);
+          attemptWarnings = this.strategy.warningsOnCreate?.(obj) ?? [];
           delete meta.resourceVersion;
           return { action: 'write', obj };
         }
@@ -353,6 +360,7 @@ export abstract class WriteStore extends ReadStore {
         }
         this.beforeUpdate(obj, existing, mode, namespace);
         if (mode === 'main') this.extension.validateAdmission?.(obj, existing);
+        attemptWarnings = mode === 'main' ? (this.strategy.warningsOnUpdate?.(obj, existing) ?? []) : [];
         if (this.shouldDeleteDuringUpdate(obj, existing)) return { action: 'delete', respond: obj };
         return { action: 'write', obj };
       });
@@ -361,6 +369,7 @@ export abstract class WriteStore extends ReadStore {
       throw err;
     }
     finish?.(true);
+    warnings?.push(...attemptWarnings);
     return { obj: result, created };
   }
 

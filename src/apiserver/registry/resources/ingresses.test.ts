@@ -176,4 +176,21 @@ describe('DefaultIngressClass admission', () => {
     assert.deepEqual(created.status, { loadBalancer: {} });
     await t.server.close();
   });
+
+  test('the deprecated class annotation is warned about on create and update (GetWarningsForIngress), not on a status update', async () => {
+    const t = await newTestServer({ strategies: [namespaceStrategy, ingressStrategy].map((s) => s as unknown as ResourceStrategy) });
+    const req = { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', namespace: 'default' };
+    const warning = `annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`;
+    const annotated = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', ...ing({ defaultBackend: backend }, { 'kubernetes.io/ingress.class': 'nginx' }) } as KubeObject;
+    const created = await t.server.handle({ ...req, verb: 'create', body: annotated });
+    assert.deepEqual(created.warnings, [warning]);
+    const name = String(obj(created).metadata?.name);
+    const updated = await t.server.handle({ ...req, name, verb: 'update', body: obj(created) });
+    assert.deepEqual(updated.warnings, [warning]);
+    const status = await t.server.handle({ ...req, name, subresource: 'status', verb: 'update', body: obj(updated) });
+    assert.deepEqual(status.warnings, []);
+    const plain = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', ...ing({ defaultBackend: backend }), metadata: { name: 'plain' } } as KubeObject;
+    assert.deepEqual((await t.server.handle({ ...req, verb: 'create', body: plain })).warnings, []);
+    await t.server.close();
+  });
 });

@@ -240,6 +240,14 @@ function ingressStorage({ storeOf }: StorageContext): StorageExtension {
   };
 }
 
+/**
+ * `GetWarningsForIngress` (pkg/api/ingress/util.go): the deprecated class annotation, on create and
+ * on every update that still carries it.
+ */
+export function ingressWarnings(ing: Ingress): string[] {
+  return ing.metadata?.annotations?.[ANNOTATION_INGRESS_CLASS] === undefined ? [] : [`annotation "${ANNOTATION_INGRESS_CLASS}" is deprecated, please use 'spec.ingressClassName' instead`];
+}
+
 /** The Ingress strategy. */
 export const ingressStrategy: ResourceStrategy<IngressObject> = {
   info: resourceInfo(INGRESSES),
@@ -253,6 +261,8 @@ export const ingressStrategy: ResourceStrategy<IngressObject> = {
     resetField(ing, old, 'status');
     bumpGenerationIf(ing, old, !semanticDeepEqual(ing.spec, old.spec));
   },
+  warningsOnCreate: ingressWarnings,
+  warningsOnUpdate: ingressWarnings,
   prepareForStatusUpdate(ing, old) {
     resetField(ing, old, 'spec');
   },
