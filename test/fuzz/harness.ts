@@ -67,16 +67,6 @@ export function resourceKey(s: ResourceStrategy): string {
   return s.view ? `${s.info.group}/${s.info.version}/${s.info.resource}` : `${s.info.group}/${s.info.resource}`;
 }
 
-/**
- * The name of a case's object: `token` (`fz12`), or the seed's `metadata.name` with its `fz` replaced
- * by it, for kinds whose name is made of their spec (an APIService `v1.fz` becomes `v1.fz12`, with
- * spec.group `fz12`).
- */
-function caseName(seed: Record<string, unknown>, token: string): string {
-  const template = (seed.metadata as { name?: string } | undefined)?.name;
-  return template ? template.replace('fz', token) : token;
-}
-
 /** A running fuzz target: a server, its revision, and the case runner. */
 export class FuzzServer {
   readonly stats: FuzzStats = { cases: 0, requests: 0, rejected: 0, accepted: 0, byStatus: {} };
@@ -152,7 +142,7 @@ export class FuzzServer {
     this.stats.cases++;
     const t = this.targets[c.resource % this.targets.length] as Target;
     const seq = this.seq++;
-    const name = SEED_NAMES[t.key]?.(seq) ?? caseName(t.seed, `fz${seq}`);
+    const name = SEED_NAMES[t.key]?.(seq) ?? `fz${seq}`;
     const ns = t.strategy.info.namespaced ? 'default' : undefined;
     const collection = `${t.apiPrefix}${ns ? `/namespaces/${ns}` : ''}/${t.strategy.info.resource}`;
     const item = `${collection}/${name}`;

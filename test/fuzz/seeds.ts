@@ -103,8 +103,6 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
   'apiextensions.k8s.io/customresourcedefinitions': {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    // The name must be `<plural>.<group>`: the harness puts the case's token in the name and the plural.
-    metadata: { name: 'fz.fuzz.example.com' },
     spec: {
       group: 'fuzz.example.com',
       names: { plural: 'fz', singular: 'fz', kind: 'Fuzz', shortNames: ['fzz'] },
@@ -240,8 +238,6 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
   'apiregistration.k8s.io/apiservices': {
     apiVersion: 'apiregistration.k8s.io/v1',
     kind: 'APIService',
-    // The name must be `<version>.<group>`: the harness puts the case's token in both.
-    metadata: { name: 'v1.fz' },
     spec: { group: 'fz', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 },
   },
   'authentication.k8s.io/tokenreviews': { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'not-the-token', audiences: ['fz'] } },
@@ -338,9 +334,12 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
 };
 
 /**
- * Names of the n-th case for kinds whose names are not free-form (`fz<n>` otherwise): IPAddresses are
- * named by their IP in canonical form.
+ * Names of the n-th case for kinds whose names are not free-form (`fz<n>` otherwise). The harness
+ * puts the name's `fz<n>` token in place of the seed's `"fz"` strings, so a CRD's plural and an
+ * APIService's group follow their names; IPAddresses are named by their IP in canonical form.
  */
 export const SEED_NAMES: Record<string, (n: number) => string> = {
+  'apiextensions.k8s.io/customresourcedefinitions': (n) => `fz${n}.fuzz.example.com`,
+  'apiregistration.k8s.io/apiservices': (n) => `v1.fz${n}`,
   'networking.k8s.io/ipaddresses': (n) => `fd00::1:${n.toString(16)}`,
 };

@@ -4,7 +4,7 @@
  * that are set print an address in Go, which means nothing here: `(*int64)(…)` stands for it.
  */
 import type { ObjectMeta, OwnerReference } from '../../api/index.js';
-import { goPointer as goPointerOf, goQuote, goStringSlice } from './index.js';
+import { goPointer, goQuote, goStringSlice } from './index.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -29,11 +29,6 @@ export function goStringMap(m: Readonly<Record<string, string>> | undefined): st
   return `map[string]string{${entries.join(', ')}}`;
 }
 
-/** `%#v` of a pointer field: `(*bool)(nil)`, or `(*bool)(…)` for a set one. */
-function goPointer(type: string, v: unknown): string {
-  return goPointerOf(type, v !== undefined && v !== null);
-}
-
 /** `%#v` of a struct: `pkg.Type{A:…, B:…}` from its fields in declaration order, each already rendered. */
 export function goStruct(type: string, fields: readonly (readonly [string, string])[]): string {
   return `${type}{${fields.map(([k, v]) => `${k}:${v}`).join(', ')}}`;
@@ -45,8 +40,8 @@ function goOwnerReference(ref: OwnerReference): string {
     ['Kind', goQuote(ref.kind)],
     ['Name', goQuote(ref.name)],
     ['UID', goQuote(ref.uid)],
-    ['Controller', goPointer('bool', ref.controller)],
-    ['BlockOwnerDeletion', goPointer('bool', ref.blockOwnerDeletion)],
+    ['Controller', goPointer('bool', ref.controller != null)],
+    ['BlockOwnerDeletion', goPointer('bool', ref.blockOwnerDeletion != null)],
   ]);
 }
 
@@ -63,7 +58,7 @@ export function goObjectMeta(m: ObjectMeta): string {
     ['Generation', String(m.generation ?? 0)],
     ['CreationTimestamp', goTime(m.creationTimestamp)],
     ['DeletionTimestamp', m.deletionTimestamp ? goTime(m.deletionTimestamp) : '<nil>'],
-    ['DeletionGracePeriodSeconds', goPointer('int64', m.deletionGracePeriodSeconds)],
+    ['DeletionGracePeriodSeconds', goPointer('int64', m.deletionGracePeriodSeconds != null)],
     ['Labels', goStringMap(m.labels)],
     ['Annotations', goStringMap(m.annotations)],
     ['OwnerReferences', refs ? `[]v1.OwnerReference{${refs.map(goOwnerReference).join(', ')}}` : '[]v1.OwnerReference(nil)'],

@@ -23,12 +23,12 @@
  * on create, so updates are validated as creates, plus the update rules.
  */
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames, CustomResourceDefinitionVersion } from '../../../api/index.js';
-import { field, GoSyntax, goQuote, goStringSlice, type FieldError } from '../../../machinery/errors/index.js';
+import { field, GoSyntax, goPointer, goQuote, goStringSlice, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../../machinery/validation/index.js';
 import { has, isObject, schemaHas, schemaList, strings, structuralConversionError, text, validFieldPath, type JSONSchema } from './crd-schema.js';
 import { validateCustomResourceValidation } from './crd-schema-validation.js';
 import { semanticDeepEqual, validateImmutableField } from './helpers.js';
-import { validateWebhookService, validateWebhookURL } from './webhook-validation.js';
+import { validateWebhookService, validateWebhookURL } from './webhook-client.js';
 
 type Version = Partial<CustomResourceDefinitionVersion> & Record<string, unknown>;
 
@@ -74,9 +74,6 @@ function layoutOf(crd: CustomResourceDefinition): Layout {
   };
 }
 
-/** Go's `%#v` of a pointer field: `(*T)(nil)`, or `(*T)(…)` standing for an address. */
-const goPtr = (type: string, set: boolean): string => `(*${type})(${set ? '…' : 'nil'})`;
-
 /** Go's `%#v` of a list of structs: `[]T(nil)` or `[]T{T{…}, …}`. */
 function goList(type: string, items: unknown, render: (x: JSONSchema) => string): string {
   const list = schemaList(items);
@@ -95,9 +92,9 @@ function goVersions(layout: Layout): GoSyntax {
     const selectable = goList('apiextensions.SelectableField', own('selectableFields'), (f) => `JSONPath:${goQuote(text(f, 'jsonPath'))}`);
     return (
       `apiextensions.CustomResourceDefinitionVersion{Name:${goQuote(v.name ?? '')}, Served:${v.served === true}, Storage:${v.storage === true}, ` +
-      `Deprecated:${v.deprecated === true}, DeprecationWarning:${goPtr('string', typeof v.deprecationWarning === 'string')}, ` +
-      `Schema:${goPtr('apiextensions.CustomResourceValidation', has(v, 'schema') && !layout.shared.schema)}, ` +
-      `Subresources:${goPtr('apiextensions.CustomResourceSubresources', has(v, 'subresources') && !layout.shared.subresources)}, ` +
+      `Deprecated:${v.deprecated === true}, DeprecationWarning:${goPointer('string', typeof v.deprecationWarning === 'string')}, ` +
+      `Schema:${goPointer('apiextensions.CustomResourceValidation', has(v, 'schema') && !layout.shared.schema)}, ` +
+      `Subresources:${goPointer('apiextensions.CustomResourceSubresources', has(v, 'subresources') && !layout.shared.subresources)}, ` +
       `AdditionalPrinterColumns:${columns}, SelectableFields:${selectable}}`
     );
   };

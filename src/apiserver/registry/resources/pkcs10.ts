@@ -8,6 +8,10 @@
  * Messages for malformed DER are Go's in spirit (`asn1: syntax error: data truncated`); Go's
  * encoding/asn1 words some structure errors in more detail. RSA-PSS signatures are reported as not
  * implemented.
+ *
+ * Not @peculiar/x509 (a dependency, used for the API server's own certificates): its signature check
+ * goes through WebCrypto and is asynchronous, while a strategy's `validate` is synchronous; and its
+ * parse errors are not Go's, which upstream's messages quote.
  */
 import { X509Certificate, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { base64ErrorOffset } from './secrets.js';

@@ -3,6 +3,7 @@
  * validation.go (ValidateWebhookURL, ValidateWebhookService), with the URL split as Go's `url.Parse`
  * splits it (net/url: getScheme, the `?` and `#` cuts, parseAuthority, the escape and port checks),
  * since the messages quote what it finds and its errors (`parse "://x": missing protocol scheme`).
+ * Used by admission webhook configurations and CustomResourceDefinition conversion webhooks.
  */
 import { field, goQuote, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Subdomain } from '../../../machinery/validation/index.js';

@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fieldErrorString } from '../../../machinery/errors/index.js';
-import { parseGoURL, validateWebhookService, validateWebhookURL } from './webhook-validation.js';
+import { parseGoURL, validateWebhookService, validateWebhookURL } from './webhook-client.js';
 
 const url = (u: string): string[] => validateWebhookURL('url', u, true).map(fieldErrorString);
 
 test('url.Parse: host, user, query and fragment; Go’s parse errors', () => {
   assert.deepEqual(parseGoURL('https://user:pw@example.com:8443/a?b=c#d'), { scheme: 'https', user: 'user:pw', host: 'example.com:8443', rawQuery: 'b=c', fragment: 'd' });
-  assert.deepEqual(parseGoURL('HTTPS:opaque'), { scheme: 'https', host: '', rawQuery: '', fragment: '' });
+  assert.deepEqual(parseGoURL('HTTPS:opaque'), { scheme: 'https', host: '', user: undefined, rawQuery: '', fragment: '' });
   assert.deepEqual(url('https://example.com/convert'), []);
   assert.deepEqual(url('example.com/convert'), [
     "url: Invalid value: \"\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
