@@ -9,6 +9,7 @@ import { handleError, setFallbackErrorLogger } from '../util/runtime/index.js';
 import { startCluster } from './cluster.js';
 import { addNode, clientFromKubeconfig, newNodeObject, removeNode } from './nodes.js';
 import { parseDuration } from '../machinery/duration/index.js';
+import { KNOWN_FEATURES, defaultFeatureGate } from '../machinery/featuregate/index.js';
 
 function intArg(min: number) {
   return (value: string): number => {
@@ -65,6 +66,14 @@ program
   .option('--control-plane-node', 'also run a node "control-plane" labelled node-role.kubernetes.io/control-plane and tainted NoSchedule, as kind/kubeadm clusters have')
   .option('--encryption-provider-config <file>', 'EncryptionConfiguration (apiserver.config.k8s.io/v1, YAML or JSON): store the resources it names encrypted (aesgcm, aescbc, secretbox, identity)')
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
+  .option('--feature-gates <gates>', 'alpha/beta features to switch, as kube-apiserver\'s: Name=true|false,... (known: ' + Object.keys(KNOWN_FEATURES).join(', ') + ')', (v: string) => {
+    try {
+      defaultFeatureGate.set(v);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+    return v;
+  })
   .option('--max-requests-inflight <n>', 'read-only requests (get, list) served at once before 429 TooManyRequests; 0 = no limit', intArg(0), 400)
   .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 TooManyRequests; 0 = no limit', intArg(0), 200)
   .addOption(

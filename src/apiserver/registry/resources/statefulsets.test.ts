@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StatefulSet as WireStatefulSet, StatefulSetSpec } from '../../../api/index.js';
 import { fieldErrorString, type FieldError } from '../../../machinery/errors/index.js';
+import { defaultFeatureGate } from '../../../machinery/featuregate/index.js';
 import { parseTime } from '../../../util/clock/index.js';
 import type { ApiObject } from './helpers.js';
 import { statefulSetStrategy } from './statefulsets.js';
@@ -85,6 +86,17 @@ describe('defaults', () => {
   test('maxUnavailable is dropped: MaxUnavailableStatefulSet is alpha and off in 1.33', () => {
     const s = created((x) => (x.spec!.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { partition: 1, maxUnavailable: 2 } }));
     assert.deepEqual(s.spec?.updateStrategy?.rollingUpdate, { partition: 1 });
+  });
+
+  test('with --feature-gates=MaxUnavailableStatefulSet=true maxUnavailable is kept and defaults to 1', () => {
+    defaultFeatureGate.set('MaxUnavailableStatefulSet=true');
+    try {
+      const s = created((x) => (x.spec!.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { partition: 1, maxUnavailable: 2 } }));
+      assert.deepEqual(s.spec?.updateStrategy?.rollingUpdate, { partition: 1, maxUnavailable: 2 });
+      assert.deepEqual(created(() => {}).spec?.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1 } });
+    } finally {
+      defaultFeatureGate.reset();
+    }
   });
 });
 

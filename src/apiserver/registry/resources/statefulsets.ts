@@ -4,7 +4,8 @@
  * later issue and only adds a controller; this strategy is what it will write through.
  *
  * Followed (v1.33): pkg/apis/apps/v1/defaults.go (SetDefaults_StatefulSet; MaxUnavailableStatefulSet
- * is alpha and off, so no maxUnavailable default), zz_generated.defaults.go (pod template defaults;
+ * is alpha and off by default — `--feature-gates=MaxUnavailableStatefulSet=true` defaults maxUnavailable
+ * to 1 and keeps it), zz_generated.defaults.go (pod template defaults;
  * each volumeClaimTemplate gets core/v1 SetDefaults_PersistentVolumeClaim and
  * SetDefaults_PersistentVolumeClaimSpec), pkg/apis/apps/v1/conversion.go (claim templates carry
  * `apiVersion: v1, kind: PersistentVolumeClaim`), pkg/registry/apps/statefulset/strategy.go (status
@@ -24,6 +25,7 @@
 import { STATEFUL_SETS } from '../../../api/catalogue/index.js';
 import type { PersistentVolumeClaim, StatefulSet, StatefulSetSpec } from '../../../api/index.js';
 import { field, type FieldError } from '../../../machinery/errors/index.js';
+import { defaultFeatureGate } from '../../../machinery/featuregate/index.js';
 import { selectorFromLabelSelector, type Selector } from '../../../machinery/labels/index.js';
 import { isDNS1123Label, isDNS1123Subdomain, validateAnnotations, validateLabelSelector, validateLabels, validateNonnegativeField } from '../../../machinery/validation/index.js';
 import { resourceInfo, type ResourceStrategy, type TableRowData } from '../strategy.js';
@@ -66,7 +68,10 @@ export function defaultStatefulSet(sts: StatefulSet): void {
     strategy.type = 'RollingUpdate';
     strategy.rollingUpdate ??= {};
   }
-  if (strategy.type === 'RollingUpdate' && strategy.rollingUpdate) strategy.rollingUpdate.partition ??= 0;
+  if (strategy.type === 'RollingUpdate' && strategy.rollingUpdate) {
+    strategy.rollingUpdate.partition ??= 0;
+    if (defaultFeatureGate.enabled('MaxUnavailableStatefulSet')) strategy.rollingUpdate.maxUnavailable ??= 1;
+  }
   const retention = (spec.persistentVolumeClaimRetentionPolicy ??= {});
   retention.whenDeleted ||= 'Retain';
   retention.whenScaled ||= 'Retain';
@@ -226,8 +231,9 @@ export function validateStatefulSetStatusUpdate(sts: StatefulSet, old: StatefulS
   return errs;
 }
 
-/** `dropStatefulSetDisabledFields`: MaxUnavailableStatefulSet is off, so a new maxUnavailable is dropped unless the stored object has one. */
+/** `dropStatefulSetDisabledFields`: while MaxUnavailableStatefulSet is off, a new maxUnavailable is dropped unless the stored object has one. */
 function dropDisabledFields(sts: StatefulSetObject, old: StatefulSet | undefined): void {
+  if (defaultFeatureGate.enabled('MaxUnavailableStatefulSet')) return;
   const inUse = old?.spec?.updateStrategy?.rollingUpdate?.maxUnavailable !== undefined;
   const ru = sts.spec?.updateStrategy?.rollingUpdate;
   if (ru && !inUse) delete ru.maxUnavailable;
