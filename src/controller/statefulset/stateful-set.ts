@@ -17,12 +17,12 @@ import type { Clientset } from '../../client/index.js';
 import { EventRecorder, withTypeMeta } from '../../client/record/index.js';
 import { DeletedFinalStateUnknown, type Indexer, type Lister, type SharedInformerFactory } from '../../informers/index.js';
 import { selectorFromLabelSelector, type Selector } from '../../machinery/labels/index.js';
-import { getControllerOf, metaNamespaceKey, semanticDeepEqual, splitMetaNamespaceKey } from '../../machinery/meta/index.js';
+import { getControllerOf, metaNamespaceKey, splitMetaNamespaceKey } from '../../machinery/meta/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { stderrLogger, type Logger } from '../../util/runtime/index.js';
 import { RateLimitingQueue, runWorkersWhenSynced, type SyncResult } from '../../workqueue/index.js';
 import { canAdoptByUncachedGet, claimPods } from '../controller-ref-manager.js';
-import { addPodControllerUIDIndexer, filterPodsByOwner, isPodReady, resolveControllerRef } from '../controller-utils.js';
+import { addPodControllerUIDIndexer, filterPodsByOwner, enqueueWhenAvailable, ownersOfUpdatedDependent, resolveControllerRef } from '../controller-utils.js';
 import { claimControllerRevisions } from '../history/index.js';
 import { RealPodControl, type PodControl } from '../pod-control.js';
 import { StatefulPodControl } from './stateful-pod-control.js';
@@ -146,7 +146,7 @@ export class StatefulSetController {
   }
 
   /** `getStatefulSetsForPod`: the sets of the pod's namespace whose selector matches its labels. */
-  private getStatefulSetsForPod(pod: Pod): StatefulSet[] {
+  private getStatefulSetsForPod(pod: { metadata?: { namespace?: string; labels?: Record<string, string> } }): StatefulSet[] {
     const labels = pod.metadata?.labels;
     if (!labels || Object.keys(labels).length === 0) return [];
     return this.setLister
@@ -176,26 +176,18 @@ export class StatefulSetController {
 
   private updatePod(oldPod: Pod, curPod: Pod): void {
     if (curPod.metadata?.resourceVersion === oldPod.metadata?.resourceVersion) return;
-    const labelChanged = !semanticDeepEqual(curPod.metadata?.labels, oldPod.metadata?.labels);
-    const curRef = getControllerOf(curPod);
-    const oldRef = getControllerOf(oldPod);
-    const refChanged = !semanticDeepEqual(curRef, oldRef);
-    if (refChanged && oldRef) {
-      const set = this.resolveControllerRef(oldPod.metadata?.namespace ?? '', oldRef);
-      if (set) this.enqueueStatefulSet(set);
+    const { previous, current, selecting } = ownersOfUpdatedDependent(
+      oldPod,
+      curPod,
+      (ns, ref) => this.resolveControllerRef(ns, ref),
+      (p) => this.getStatefulSetsForPod(p),
+    );
+    if (previous) this.enqueueStatefulSet(previous);
+    if (current) {
+      this.enqueueStatefulSet(current);
+      enqueueWhenAvailable(this.queue, metaNamespaceKey(current), oldPod, curPod, current.spec?.minReadySeconds ?? 0);
     }
-    if (curRef) {
-      const set = this.resolveControllerRef(curPod.metadata?.namespace ?? '', curRef);
-      if (!set) return;
-      this.enqueueStatefulSet(set);
-      // A pod that just became ready becomes available after minReadySeconds: look again then.
-      const minReadySeconds = set.spec?.minReadySeconds ?? 0;
-      if (!isPodReady(oldPod) && isPodReady(curPod) && minReadySeconds > 0) {
-        this.queue.addAfter(metaNamespaceKey(set), minReadySeconds * 1000 + 1000);
-      }
-      return;
-    }
-    if (labelChanged || refChanged) for (const set of this.getStatefulSetsForPod(curPod)) this.enqueueStatefulSet(set);
+    for (const set of selecting) this.enqueueStatefulSet(set);
   }
 
   private deletePod(obj: Pod | DeletedFinalStateUnknown<Pod>): void {
