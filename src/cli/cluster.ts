@@ -23,6 +23,7 @@ import { EventRecorder } from '../client/record/index.js';
 import { ReplicaSetController } from '../controller/replicaset/index.js';
 import { DeploymentController } from '../controller/deployment/index.js';
 import { DaemonSetsController } from '../controller/daemonset/index.js';
+import { StatefulSetController } from '../controller/statefulset/index.js';
 import { GarbageCollector } from '../controller/garbagecollector/index.js';
 import { NamespaceController } from '../controller/namespace/index.js';
 import { PodGCController } from '../controller/podgc/index.js';
@@ -65,7 +66,7 @@ export interface ControlPlane {
 }
 
 /** Concurrent workers per controller, as kube-controller-manager's defaults (controllers.md §1.10). */
-const WORKERS = { replicaSet: 5, deployment: 5, gc: 20, namespace: 10, daemonSet: 2, endpoint: 5, endpointSlice: 5, serviceAccount: 1 };
+const WORKERS = { replicaSet: 5, deployment: 5, gc: 20, namespace: 10, daemonSet: 2, statefulSet: 5, endpoint: 5, endpointSlice: 5, serviceAccount: 1 };
 
 /**
  * Starts the API server on `backend` and every component on in-process transports. Resolves once the
@@ -107,6 +108,13 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     clock,
     recorder: recorder('daemonset-controller'),
     logger: logFor('daemonset-controller'),
+  });
+  const statefulSets = new StatefulSetController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    recorder: recorder('statefulset-controller'),
+    logger: logFor('statefulset-controller'),
   });
   // What discovery lists now; the garbage collector and the namespace controller ask again later, so
   // resources registered at run time are collected and emptied too.
@@ -160,6 +168,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     replicaSets.run(WORKERS.replicaSet, signal),
     deployments.run(WORKERS.deployment, signal),
     daemonSets.run(WORKERS.daemonSet, signal),
+    statefulSets.run(WORKERS.statefulSet, signal),
     gc.run(WORKERS.gc, signal),
     namespaces.run(WORKERS.namespace, signal),
     podGC.run(signal),

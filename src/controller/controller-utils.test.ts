@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../api/index.js';
 import { formatTime } from '../util/clock/index.js';
-import { compareActivePodsWithRanks, filterActivePods, isPodAvailable } from './controller-utils.js';
+import { compareActivePodsWithRanks, enqueueWhenAvailable, filterActivePods, isPodAvailable, ownersOfUpdatedDependent } from './controller-utils.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12);
 
@@ -73,5 +73,34 @@ describe('pod activity and availability', () => {
     assert.equal(isPodAvailable(p, 9, NOW), true);
     assert.equal(isPodAvailable(p, 10, NOW), false);
     assert.equal(isPodAvailable(pod('b'), 0, NOW), false);
+  });
+});
+
+describe('ownersOfUpdatedDependent / enqueueWhenAvailable', () => {
+  const ref = (name: string) => ({ apiVersion: 'apps/v1', kind: 'StatefulSet', name, uid: `${name}-uid`, controller: true });
+  const dep = (labels: Record<string, string>, owner?: string): Pod => ({
+    metadata: { name: 'p', namespace: 'ns', labels, ...(owner ? { ownerReferences: [ref(owner)] } : {}) },
+  });
+  const resolve = (_ns: string, r: { name: string }): string | undefined => (r.name === 'gone' ? undefined : r.name);
+  const selecting = (): string[] => ['matching'];
+
+  test('controller changed: the previous and the current; orphaned with new labels: the selecting owners', () => {
+    assert.deepEqual(ownersOfUpdatedDependent(dep({ a: '1' }, 'a'), dep({ a: '1' }, 'b'), resolve, selecting), { previous: 'a', current: 'b', selecting: [] });
+    assert.deepEqual(ownersOfUpdatedDependent(dep({ a: '1' }, 'a'), dep({ a: '2' }, 'a'), resolve, selecting), { previous: undefined, current: 'a', selecting: [] });
+    assert.deepEqual(ownersOfUpdatedDependent(dep({ a: '1' }, 'a'), dep({ a: '1' }), resolve, selecting), { previous: 'a', current: undefined, selecting: ['matching'] });
+    assert.deepEqual(ownersOfUpdatedDependent(dep({ a: '1' }), dep({ a: '1' }), resolve, selecting), { previous: undefined, current: undefined, selecting: [] });
+    assert.deepEqual(ownersOfUpdatedDependent(dep({ a: '1' }), dep({ a: '2' }), resolve, selecting), { previous: undefined, current: undefined, selecting: ['matching'] });
+    assert.deepEqual(ownersOfUpdatedDependent(dep({ a: '1' }, 'gone'), dep({ a: '1' }, 'gone'), resolve, selecting), { previous: undefined, current: undefined, selecting: [] });
+  });
+
+  test('a pod turning ready schedules its owner after minReadySeconds + 1 s', () => {
+    const calls: [string, number][] = [];
+    const queue = { addAfter: (k: string, ms: number) => calls.push([k, ms]) };
+    const notReady: Pod = { status: { conditions: [{ type: 'Ready', status: 'False' }] } };
+    const ready: Pod = { status: { conditions: [{ type: 'Ready', status: 'True' }] } };
+    enqueueWhenAvailable(queue, 'ns/web', notReady, ready, 10);
+    enqueueWhenAvailable(queue, 'ns/web', ready, ready, 10);
+    enqueueWhenAvailable(queue, 'ns/web', notReady, ready, 0);
+    assert.deepEqual(calls, [['ns/web', 11_000]]);
   });
 });

@@ -6,9 +6,10 @@
  * `ActivePodsWithRanks.Less`, `ReplicaSetsByCreationTimestamp`, `ReplicaSetsBySizeOlder/Newer`,
  * `FilterActiveReplicaSets`, `PodKey`) and pkg/api/v1/pod/util.go (`IsPodReady`, `IsPodAvailable`).
  */
-import type { Pod, PodCondition, ReplicaSet } from '../api/index.js';
+import type { OwnerReference, Pod, PodCondition, ReplicaSet } from '../api/index.js';
 import type { Lister, MetaObject } from '../informers/index.js';
 import { StatusError } from '../machinery/errors/index.js';
+import { getControllerOf, semanticDeepEqual } from '../machinery/meta/index.js';
 import { parseTime } from '../util/clock/index.js';
 
 /** Annotation whose int32 value orders pods for deletion (lower cost goes first). */
@@ -302,4 +303,34 @@ export function resolveControllerRef<T extends MetaObject>(
   if (ref.kind !== kind) return undefined;
   const owner = lister.namespace(namespace).get(ref.name);
   return owner?.metadata?.uid === ref.uid ? owner : undefined;
+}
+
+/**
+ * Which owners hear of a dependent's update (the `updatePod`/`updateHistory` handlers of the
+ * ReplicaSet, DaemonSet and StatefulSet controllers): the previous controller when the controllerRef
+ * changed (`previous`); the current controller (`current`, undefined when none or gone); and when
+ * there is no controllerRef but the labels or the ref changed, the owners whose selector matches now
+ * (`selecting`, which may adopt it). `resolve` maps a controllerRef to the live owner (by UID).
+ */
+export function ownersOfUpdatedDependent<O>(
+  oldObj: MetaObject,
+  curObj: MetaObject,
+  resolve: (namespace: string, ref: OwnerReference) => O | undefined,
+  selecting: (obj: MetaObject) => O[],
+): { previous: O | undefined; current: O | undefined; selecting: O[] } {
+  const curRef = getControllerOf(curObj);
+  const oldRef = getControllerOf(oldObj);
+  const refChanged = !semanticDeepEqual(curRef, oldRef);
+  const previous = refChanged && oldRef ? resolve(oldObj.metadata?.namespace ?? '', oldRef) : undefined;
+  if (curRef) return { previous, current: resolve(curObj.metadata?.namespace ?? '', curRef), selecting: [] };
+  const labelsChanged = !semanticDeepEqual(curObj.metadata?.labels, oldObj.metadata?.labels);
+  return { previous, current: undefined, selecting: refChanged || labelsChanged ? selecting(curObj) : [] };
+}
+
+/**
+ * A pod that just turned Ready becomes available `minReadySeconds` later, and no event marks that
+ * moment: schedules its owner's key then, plus 1 s for clock skew (the owners' `updatePod`).
+ */
+export function enqueueWhenAvailable(queue: { addAfter(key: string, delayMs: number): void }, key: string, oldPod: Pod, curPod: Pod, minReadySeconds: number): void {
+  if (minReadySeconds > 0 && !isPodReady(oldPod) && isPodReady(curPod)) queue.addAfter(key, minReadySeconds * 1000 + 1000);
 }

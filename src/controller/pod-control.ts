@@ -158,12 +158,13 @@ export interface SlowStartResult {
  * Calls `fn` `count` times in concurrent batches of growing size: `initialBatchSize`, then double
  * (1, 2, 4, 8, …, capped at what remains), stopping after the first batch in which any call failed.
  * A namespace without quota for 500 pods thus fails after 1 call instead of 500. For count 10 and
- * initial size 1 the batches are 1, 2, 4, 3. `error` is one error of the failing batch.
+ * initial size 1 the batches are 1, 2, 4, 3. `error` is one error of the failing batch. Batches never
+ * exceed `maxBatchSize` (the StatefulSet controller's MaxBatchSize, 500; others have no cap).
  */
-export async function slowStartBatch(count: number, initialBatchSize: number, fn: () => Promise<void>): Promise<SlowStartResult> {
+export async function slowStartBatch(count: number, initialBatchSize: number, fn: () => Promise<void>, maxBatchSize = Infinity): Promise<SlowStartResult> {
   let remaining = count;
   let successes = 0;
-  for (let batch = Math.min(remaining, initialBatchSize); batch > 0; batch = Math.min(2 * batch, remaining)) {
+  for (let batch = Math.min(remaining, initialBatchSize, maxBatchSize); batch > 0; batch = Math.min(2 * batch, remaining, maxBatchSize)) {
     const results = await Promise.allSettled(Array.from({ length: batch }, async () => fn()));
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     successes += batch - failed.length;

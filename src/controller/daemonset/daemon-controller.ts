@@ -30,6 +30,8 @@ import {
   hasStatusCause,
   isPodAvailable,
   isPodReady,
+  enqueueWhenAvailable,
+  ownersOfUpdatedDependent,
   toError, resolveControllerRef } from '../controller-utils.js';
 import { EventRecorder, withTypeMeta } from '../../client/record/index.js';
 import { ControllerExpectations } from '../expectations.js';
@@ -227,21 +229,13 @@ export class DaemonSetsController implements DaemonSetSyncContext {
 
   private updateHistory(oldH: ControllerRevision, curH: ControllerRevision): void {
     if (curH.metadata?.resourceVersion === oldH.metadata?.resourceVersion) return;
-    const curRef = getControllerOf(curH);
-    const oldRef = getControllerOf(oldH);
-    const refChanged = !semanticDeepEqual(curRef, oldRef);
-    if (refChanged && oldRef) {
-      const ds = this.resolveControllerRef(oldH.metadata?.namespace ?? '', oldRef);
-      if (ds) this.enqueueDaemonSet(ds);
-    }
-    if (curRef) {
-      const ds = this.resolveControllerRef(curH.metadata?.namespace ?? '', curRef);
-      if (ds) this.enqueueDaemonSet(ds);
-      return;
-    }
-    if (refChanged || !semanticDeepEqual(curH.metadata?.labels, oldH.metadata?.labels)) {
-      for (const ds of this.daemonSetsSelecting(curH)) this.enqueueDaemonSet(ds);
-    }
+    const { previous, current, selecting } = ownersOfUpdatedDependent(
+      oldH,
+      curH,
+      (ns, ref) => this.resolveControllerRef(ns, ref),
+      (h) => this.daemonSetsSelecting(h),
+    );
+    for (const ds of [previous, current, ...selecting]) if (ds) this.enqueueDaemonSet(ds);
   }
 
   private deleteHistory(obj: ControllerRevision | DeletedFinalStateUnknown<ControllerRevision>): void {
@@ -272,27 +266,18 @@ export class DaemonSetsController implements DaemonSetSyncContext {
 
   private updatePod(oldPod: Pod, curPod: Pod): void {
     if (curPod.metadata?.resourceVersion === oldPod.metadata?.resourceVersion) return;
-    const curRef = getControllerOf(curPod);
-    const oldRef = getControllerOf(oldPod);
-    const refChanged = !semanticDeepEqual(curRef, oldRef);
-    if (refChanged && oldRef) {
-      const ds = this.resolveControllerRef(oldPod.metadata?.namespace ?? '', oldRef);
-      if (ds) this.enqueueDaemonSet(ds);
+    const { previous, current, selecting } = ownersOfUpdatedDependent(
+      oldPod,
+      curPod,
+      (ns, ref) => this.resolveControllerRef(ns, ref),
+      (p) => this.daemonSetsSelecting(p),
+    );
+    if (previous) this.enqueueDaemonSet(previous);
+    if (current) {
+      this.enqueueDaemonSet(current);
+      enqueueWhenAvailable(this.queue, metaNamespaceKey(current), oldPod, curPod, current.spec?.minReadySeconds ?? 0);
     }
-    if (curRef) {
-      const ds = this.resolveControllerRef(curPod.metadata?.namespace ?? '', curRef);
-      if (!ds) return;
-      this.enqueueDaemonSet(ds);
-      // Ready → available after minReadySeconds: no event marks that moment (+1 s for clock skew).
-      const minReadySeconds = ds.spec?.minReadySeconds ?? 0;
-      if (!isPodReady(oldPod) && isPodReady(curPod) && minReadySeconds > 0) {
-        this.queue.addAfter(metaNamespaceKey(ds), minReadySeconds * 1000 + 1000);
-      }
-      return;
-    }
-    if (refChanged || !semanticDeepEqual(curPod.metadata?.labels, oldPod.metadata?.labels)) {
-      for (const ds of this.daemonSetsSelecting(curPod)) this.enqueueDaemonSet(ds);
-    }
+    for (const ds of selecting) this.enqueueDaemonSet(ds);
   }
 
   private deletePod(obj: Pod | DeletedFinalStateUnknown<Pod>): void {

@@ -24,7 +24,7 @@ import { newControllerRef } from '../../machinery/meta/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { canAdoptByUncachedGet } from '../controller-ref-manager.js';
 import { isPodAvailable } from '../controller-utils.js';
-import { claimControllerRevisions, compareControllerRevisions, maxRevision } from '../history/index.js';
+import { claimControllerRevisions, compareControllerRevisions, maxRevision, templateRevisionPatch } from '../history/index.js';
 import { CONTROLLER_REVISION_HASH_LABEL, getTemplateGeneration, isPodUpdated, nodeShouldRunDaemonPod, surgeCount, unavailableCount } from './util.js';
 
 /** What the history and update phases need from the controller. */
@@ -46,9 +46,7 @@ const DAEMON_SET_KIND = { apiVersion: 'apps/v1', kind: 'DaemonSet' };
  * keys: `{spec: {template: {$patch: 'replace', metadata: {creationTimestamp: null, …}, spec: {…}}}}`.
  */
 export function getPatch(ds: DaemonSet): Record<string, unknown> {
-  const template = ds.spec?.template ?? {};
-  const withGoMeta = { ...template, metadata: { creationTimestamp: null, ...template.metadata }, $patch: 'replace' };
-  return JSON.parse(canonicalJSON({ spec: { template: withGoMeta } })) as Record<string, unknown>;
+  return templateRevisionPatch(ds.spec?.template);
 }
 
 /** `Match`: the revision holds exactly the DaemonSet's current template. */

@@ -24,6 +24,19 @@ function fnv32aBytes(h: number, bytes: Uint8Array): number {
 
 const encoder = new TextEncoder();
 
+/**
+ * FNV-1 (not 1a), 32 bits, over the UTF-8 bytes of `data`, continuing from `h` (default: the offset
+ * basis); an unsigned integer. Go's `fnv.New32()`, which `history.HashControllerRevision` uses.
+ */
+export function fnv32(data: string, h: number = FNV32_OFFSET): number {
+  const bytes = encoder.encode(data);
+  for (let i = 0; i < bytes.length; i++) {
+    h = Math.imul(h, FNV32_PRIME);
+    h ^= bytes[i] as number;
+  }
+  return h >>> 0;
+}
+
 /** FNV-1a, 32 bits, over the UTF-8 bytes of `data`; an unsigned integer. `fnv32a('')` is 2166136261. */
 export function fnv32a(data: string): number {
   return fnv32aBytes(FNV32_OFFSET, encoder.encode(data));
