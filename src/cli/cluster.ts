@@ -33,6 +33,7 @@ import { ServiceAccountsController } from '../controller/serviceaccount/index.js
 import { Scheduler } from '../scheduler/index.js';
 import { NodeSimulator, defaultStages } from '../nodes/index.js';
 import { realClock, type Clock } from '../util/clock/index.js';
+import { defaultFeatureGate } from '../machinery/featuregate/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { loadOrCreateServingCerts } from './certs.js';
 import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files.js';
@@ -115,6 +116,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     clock,
     recorder: recorder('statefulset-controller'),
     logger: logFor('statefulset-controller'),
+    maxUnavailableStatefulSet: defaultFeatureGate.enabled('MaxUnavailableStatefulSet'),
   });
   // What discovery lists now; the garbage collector and the namespace controller ask again later, so
   // resources registered at run time are collected and emptied too.
