@@ -10,7 +10,8 @@
  */
 import type { Rand } from '../util/random/index.js';
 import type { NodeInfo, PodInfo } from './node-info.js';
-import type { FilterPlugin, FilterStatus, ScorePlugin } from './plugins/index.js';
+import { errorMessage } from '../machinery/errors/index.js';
+import { CycleState, type FilterPlugin, type FilterStatus, type ScorePlugin } from './plugins/index.js';
 
 /** Below this many nodes every node is checked (upstream `minFeasibleNodesToFind`). */
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
@@ -35,8 +36,10 @@ export class FitError extends Error {
     readonly numAllNodes: number,
     /** Node name → why it was rejected (every node, since all were tried). */
     readonly statuses: ReadonlyMap<string, FilterStatus>,
+    /** The rejecting PreFilter status's message, when PreFilter (not Filter) rejected the pod. */
+    readonly preFilterMsg?: string,
   ) {
-    super(fitErrorMessage(pod, numAllNodes, statuses));
+    super(fitErrorMessage(pod, numAllNodes, statuses, preFilterMsg));
     this.name = 'FitError';
   }
 }
@@ -55,10 +58,16 @@ function histogram(reasonsPerNode: Iterable<readonly string[]>): string {
  * it finds nothing to evict (kubeplane never preempts): nodes rejected as UnschedulableAndUnresolvable
  * cannot be helped; for the others, no victims. A pod with `preemptionPolicy: Never` gets
  * `not eligible due to preemptionPolicy=Never.` instead (defaultpreemption `PodEligibleToPreemptOthers`).
+ *
+ * When a PreFilter plugin rejected the pod, its message replaces the per-node histogram (every node
+ * carries that same status, upstream `FitError.Error()` with `Diagnosis.PreFilterMsg`):
+ * `0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes
+ * are available: 3 Preemption is not helpful for scheduling.`
  */
-export function fitErrorMessage(pod: PodInfo, numAllNodes: number, statuses: ReadonlyMap<string, FilterStatus>): string {
+export function fitErrorMessage(pod: PodInfo, numAllNodes: number, statuses: ReadonlyMap<string, FilterStatus>, preFilterMsg?: string): string {
   if (numAllNodes === 0) return 'no nodes available to schedule pods';
-  let msg = `0/${numAllNodes} nodes are available: ${histogram([...statuses.values()].map((s) => s.reasons))}.`;
+  const reasons = preFilterMsg ?? histogram([...statuses.values()].map((s) => s.reasons));
+  let msg = `0/${numAllNodes} nodes are available: ${reasons}.`;
   if (pod.pod.spec?.preemptionPolicy === 'Never') return `${msg} not eligible due to preemptionPolicy=Never.`;
   const preemption = histogram(
     [...statuses.values()].map((s) => [
@@ -77,27 +86,40 @@ export interface FilterResult {
   processed: number;
 }
 
-/** Runs the filters over the nodes from `start` (wrapping), stopping at numFeasibleNodesToFind. */
+/**
+ * Runs the filters over the nodes from `start` (wrapping), stopping at numFeasibleNodesToFind. Filters
+ * whose PreFilter returned Skip (`state.skipFilterPlugins`) are not run.
+ * @throws Error `running "<plugin>" filter plugin: <message>` when a filter throws (upstream `RunFilterPlugins`).
+ */
 export function findNodesThatFitPod(
   pod: PodInfo,
   nodes: readonly NodeInfo[],
   start: number,
   filters: readonly FilterPlugin[],
+  state: CycleState = new CycleState(),
 ): FilterResult {
+  const skip = state.skipFilterPlugins;
+  const active = skip ? filters.filter((f) => !skip.has(f.name)) : filters;
   const n = nodes.length;
   const want = numFeasibleNodesToFind(n);
   const feasible: NodeInfo[] = [];
   const statuses = new Map<string, FilterStatus>();
   let processed = 0;
-  for (; processed < n && feasible.length < want; processed++) {
-    const node = nodes[(start + processed) % n] as NodeInfo;
-    let status: FilterStatus | undefined;
-    for (const f of filters) {
-      status = f.filter(pod, node);
-      if (status) break;
+  let current: FilterPlugin | undefined;
+  try {
+    for (; processed < n && feasible.length < want; processed++) {
+      const node = nodes[(start + processed) % n] as NodeInfo;
+      let status: FilterStatus | undefined;
+      for (const f of active) {
+        current = f;
+        status = f.filter(pod, node, state);
+        if (status) break;
+      }
+      if (status) statuses.set(node.name, status);
+      else feasible.push(node);
     }
-    if (status) statuses.set(node.name, status);
-    else feasible.push(node);
+  } catch (err) {
+    throw new Error(`running ${JSON.stringify(current?.name ?? '')} filter plugin: ${errorMessage(err)}`, { cause: err });
   }
   return { feasible, statuses, processed };
 }

@@ -15,15 +15,31 @@
 import type { KubeObject, Node, Pod, PodCondition } from '../api/index.js';
 import type { Clientset } from '../client/index.js';
 import { EventRecorder, withTypeMeta } from '../client/record/index.js';
-import { DeletedFinalStateUnknown, type SharedInformerFactory } from '../informers/index.js';
+import { DeletedFinalStateUnknown, type Lister, type SharedInformerFactory } from '../informers/index.js';
 import { errorMessage, isConflict, isNotFound } from '../machinery/errors/index.js';
 import { formatTime, type Clock } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { handleCrash, handleError } from '../util/runtime/index.js';
 import { SchedulerCache } from './cache.js';
 import type { PodInfo } from './node-info.js';
-import { defaultFilterPlugins, defaultScorePlugins, unresolvable, type FilterPlugin, type ScorePlugin } from './plugins/index.js';
+import {
+  newProfile,
+  preBindPreFlight,
+  runPreBindPlugins,
+  runPreFilterPlugins,
+  runReservePluginsReserve,
+  runReservePluginsUnreserve,
+  type Profile,
+} from './framework.js';
+import { CycleState, defaultFilterPlugins, defaultScorePlugins, unresolvable, type Plugin, type ScorePlugin } from './plugins/index.js';
 import { preFilterNodeNames } from './plugins/node-affinity.js';
+import {
+  isSchedulableAfterCSINodeChange,
+  isSchedulableAfterPersistentVolumeClaimChange,
+  isSchedulableAfterStorageClassChange,
+  VOLUME_BINDING,
+  VolumeBinding,
+} from './plugins/volume-binding/index.js';
 import { FitError, findNodesThatFitPod, prioritizeNodes, selectHost } from './schedule-one.js';
 import { SchedulingQueue, type QueuedPodInfo } from './scheduling-queue.js';
 
@@ -39,8 +55,16 @@ export interface SchedulerOptions {
   recorder?: EventRecorder;
   /** Binds in flight at once (default 64). */
   bindParallelism?: number;
-  filterPlugins?: readonly FilterPlugin[];
+  /**
+   * The pure filter plugins (default: {@link defaultFilterPlugins}); the VolumeBinding plugin is
+   * appended unless `volumeBinding` is false. Plugins may also implement PreFilter, Reserve, PreBind.
+   */
+  filterPlugins?: readonly Plugin[];
   scorePlugins?: readonly ScorePlugin[];
+  /** Run the VolumeBinding plugin (default true). */
+  volumeBinding?: boolean;
+  /** How long PreBind waits for the PV controller to bind a pod's claims, ms (default 600000, upstream bindTimeoutSeconds). */
+  bindTimeoutMs?: number;
   /** Backoff tuning, ms (defaults 1000 and 10000, upstream's). */
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
@@ -93,8 +117,17 @@ export class Scheduler {
   private readonly schedulerName: string;
   private readonly recorder: EventRecorder;
   private readonly bindParallelism: number;
-  private readonly filters: readonly FilterPlugin[];
+  private readonly profile: Profile;
+  private readonly volumeBindingEnabled: boolean;
   private readonly scorers: readonly ScorePlugin[];
+  private readonly podLister: Lister<Pod>;
+  /** Binding cycles waiting in PreBind (not holding a bind slot). */
+  private readonly preBinds = new Set<Promise<void>>();
+  /** Aborts when {@link run}'s signal does: PreBind waits stop. */
+  private readonly stop = new AbortController();
+  private get stopSignal(): AbortSignal {
+    return this.stop.signal;
+  }
   /** Where the next cycle starts filtering (upstream `nextStartNodeIndex`). */
   private nextStartNodeIndex = 0;
   private readonly binds = new Set<Promise<void>>();
@@ -107,8 +140,22 @@ export class Scheduler {
     this.schedulerName = opts.schedulerName ?? 'default-scheduler';
     this.recorder = opts.recorder ?? new EventRecorder(opts.client, { component: this.schedulerName, clock: opts.clock });
     this.bindParallelism = Math.max(1, opts.bindParallelism ?? 64);
-    this.filters = opts.filterPlugins ?? defaultFilterPlugins;
+    const plugins: Plugin[] = [...(opts.filterPlugins ?? defaultFilterPlugins)];
+    this.volumeBindingEnabled = opts.volumeBinding !== false;
+    if (this.volumeBindingEnabled) {
+      plugins.push(
+        new VolumeBinding({
+          client: opts.client,
+          informers: opts.informers,
+          clock: opts.clock,
+          bindTimeoutMs: opts.bindTimeoutMs,
+          getNode: (name) => this.cache.getNodeInfo(name)?.node,
+        }),
+      );
+    }
+    this.profile = newProfile(plugins);
     this.scorers = opts.scorePlugins ?? defaultScorePlugins;
+    this.podLister = opts.informers.core.pods().lister();
     this.queue = new SchedulingQueue({
       clock: opts.clock,
       podInitialBackoffMs: opts.podInitialBackoffMs,
@@ -123,7 +170,14 @@ export class Scheduler {
    */
   async run(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return;
-    signal?.addEventListener('abort', () => this.queue.close(), { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        this.queue.close();
+        this.stop.abort();
+      },
+      { once: true },
+    );
     this.informers.start();
     await this.informers.waitForCacheSync(signal);
     let cycles = 0;
@@ -138,6 +192,7 @@ export class Scheduler {
       }
       if (++cycles % CYCLES_PER_YIELD === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    await Promise.all(this.preBinds);
     await Promise.all(this.binds);
     await this.recorder.flush();
   }
@@ -158,6 +213,39 @@ export class Scheduler {
         if (nodeSchedulingPropertiesChanged(oldNode, newNode)) this.queue.moveAllToActiveOrBackoffQueue();
       },
       delete: (obj) => this.cache.removeNode(unwrap(obj).metadata?.name ?? ''),
+    });
+    if (this.volumeBindingEnabled) this.addVolumeEventHandlers();
+  }
+
+  /**
+   * Storage events that may make pods rejected by VolumeBinding schedulable (its upstream
+   * `EventsToRegister` with queueing hints): a PVC the pod uses added or updated (bound by the PV
+   * controller, say); any PV added or updated; a StorageClass added, or its allowedTopologies changed;
+   * a CSINode added or its migrated-plugins annotation changed. Pods rejected by other plugins only
+   * stay parked.
+   */
+  private addVolumeEventHandlers(): void {
+    const move = (hint: (pod: Pod) => boolean): void =>
+      this.queue.moveAllToActiveOrBackoffQueue((q) => q.unschedulablePlugins?.has(VOLUME_BINDING) === true && hint(q.podInfo.pod));
+    this.informers.core.persistentVolumeClaims().addEventHandler({
+      add: (pvc) => move((pod) => isSchedulableAfterPersistentVolumeClaimChange(pod, pvc)),
+      update: (_old, pvc) => move((pod) => isSchedulableAfterPersistentVolumeClaimChange(pod, pvc)),
+    });
+    this.informers.core.persistentVolumes().addEventHandler({
+      add: () => move(() => true),
+      update: () => move(() => true),
+    });
+    this.informers.storage.storageClasses().addEventHandler({
+      add: () => move(() => true),
+      update: (oldClass, newClass) => {
+        if (isSchedulableAfterStorageClassChange(oldClass, newClass)) move(() => true);
+      },
+    });
+    this.informers.storage.csiNodes().addEventHandler({
+      add: () => move(() => true),
+      update: (oldNode, newNode) => {
+        if (isSchedulableAfterCSINodeChange(oldNode, newNode)) move(() => true);
+      },
     });
   }
 
@@ -197,7 +285,10 @@ export class Scheduler {
     if (this.cache.removePod(uid)) this.queue.moveAllToActiveOrBackoffQueue();
   }
 
-  /** The scheduling cycle for one pod; the binding cycle continues asynchronously. */
+  /**
+   * The scheduling cycle for one pod: PreFilter, Filter, Score, then assume and Reserve on the chosen
+   * node; the binding cycle (PreBind, Binding POST) continues asynchronously.
+   */
   private async scheduleOne(q: QueuedPodInfo): Promise<void> {
     const podInfo = q.podInfo;
     const cycle = this.queue.cycle;
@@ -206,17 +297,30 @@ export class Scheduler {
       return;
     }
     const allNodes = this.cache.nodes();
+    const state = new CycleState();
+    // No nodes: nothing to pre-filter (upstream returns ErrNoNodesAvailable before PreFilter).
+    const rejected = allNodes.length === 0 ? undefined : runPreFilterPlugins(this.profile.preFilter, podInfo, state);
+    if (rejected) {
+      // Every node carries the PreFilter status, for the preemption summary (upstream SetAbsentNodesStatus).
+      const statuses = new Map(allNodes.map((n) => [n.name, rejected] as const));
+      const err = new FitError(podInfo, allNodes.length, statuses, rejected.reasons.join(', '));
+      this.queue.addUnschedulableIfNotPresent({ ...q, unschedulablePlugins: new Set([rejected.plugin]) }, cycle, true);
+      this.reportFailure(podInfo, 'Unschedulable', err.message);
+      return;
+    }
     // A pod pinned to named nodes (DaemonSet pods) is filtered against those only (NodeAffinity PreFilter).
     const pinned = preFilterNodeNames(podInfo);
     const nodes = pinned ? [...pinned].map((n) => this.cache.getNodeInfo(n)).filter((ni): ni is NonNullable<typeof ni> => ni?.node !== undefined) : allNodes;
-    const { feasible, statuses, processed } = findNodesThatFitPod(podInfo, nodes, pinned ? 0 : this.nextStartNodeIndex, this.filters);
+    const { feasible, statuses, processed } = findNodesThatFitPod(podInfo, nodes, pinned ? 0 : this.nextStartNodeIndex, this.profile.filter, state);
     if (!pinned) this.nextStartNodeIndex = nodes.length === 0 ? 0 : (this.nextStartNodeIndex + processed) % nodes.length;
     if (feasible.length === 0) {
       if (pinned) {
         for (const n of allNodes) if (!statuses.has(n.name)) statuses.set(n.name, unresolvable('NodeAffinity', "node(s) didn't satisfy plugin(s) [NodeAffinity]"));
       }
       const err = new FitError(podInfo, allNodes.length, statuses);
-      this.queue.addUnschedulableIfNotPresent(q, cycle, true);
+      const plugins = new Set<string>();
+      for (const st of statuses.values()) plugins.add(st.plugin);
+      this.queue.addUnschedulableIfNotPresent({ ...q, unschedulablePlugins: plugins }, cycle, true);
       this.reportFailure(podInfo, 'Unschedulable', err.message);
       return;
     }
@@ -224,12 +328,65 @@ export class Scheduler {
     const scores = feasible.length === 1 ? [0] : prioritizeNodes(podInfo, feasible, this.scorers);
     const host = selectHost(feasible, scores, this.rand);
     this.cache.assumePod(podInfo, host.name);
+    try {
+      runReservePluginsReserve(this.profile.reserve, podInfo, state, host.name);
+    } catch (err) {
+      // Reserve plugins have undone their own work; the caller forgets the assumption and backs off.
+      this.cache.forgetPod(podInfo.uid);
+      throw err;
+    }
     this.queue.done(podInfo.uid);
+    if (this.profile.preBind.length > 0 && preBindPreFlight(this.profile.preBind, podInfo, state, host.name)) {
+      // PreBind may wait long (volume binding: until the PV controller has bound the claims); it must
+      // not hold one of the bind slots meanwhile.
+      const p = this.bindingCycle(q, cycle, host.name, state)
+        .catch((err: unknown) => handleError(err, { component: 'scheduler', msg: 'Binding cycle failed', pod: podKey(podInfo.pod) }))
+        .finally(() => this.preBinds.delete(p));
+      this.preBinds.add(p);
+      return;
+    }
+    await this.startBind(q, cycle, host.name, state);
+  }
+
+  /** Waits for a bind slot, then binds in the background. */
+  private async startBind(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState): Promise<void> {
     while (this.binds.size >= this.bindParallelism) await Promise.race(this.binds);
-    const p = this.bind(q, cycle, host.name)
-      .catch((err: unknown) => handleError(err, { component: 'scheduler', msg: 'Binding cycle failed', pod: podKey(podInfo.pod) }))
+    const p = this.bind(q, cycle, nodeName, state)
+      .catch((err: unknown) => handleError(err, { component: 'scheduler', msg: 'Binding cycle failed', pod: podKey(q.podInfo.pod) }))
       .finally(() => this.binds.delete(p));
     this.binds.add(p);
+  }
+
+  /**
+   * The binding cycle of a pod whose PreBind plugins have work: PreBind, then the Binding POST. A
+   * PreBind failure unreserves, forgets the assumption and retries the pod with backoff, with a
+   * FailedScheduling event carrying the error (upstream `bindingCycle`, `handleBindingCycleError`).
+   */
+  private async bindingCycle(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState): Promise<void> {
+    try {
+      await runPreBindPlugins(this.profile.preBind, q.podInfo, state, nodeName, this.stopSignal);
+    } catch (err) {
+      this.bindingCycleFailed(q, cycle, nodeName, state, errorMessage(err));
+      return;
+    }
+    await this.startBind(q, cycle, nodeName, state);
+  }
+
+  /**
+   * Undoes a failed binding cycle: Unreserve, forget the assumed pod (its resources are free again, so
+   * parked pods are retried, as upstream), and — unless the pod is gone or the scheduler is stopping —
+   * back off and report `message`.
+   */
+  private bindingCycleFailed(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState, message: string): void {
+    const { pod, uid } = q.podInfo;
+    runReservePluginsUnreserve(this.profile.reserve, q.podInfo, state, nodeName);
+    this.cache.forgetPod(uid);
+    this.queue.moveAllToActiveOrBackoffQueue();
+    if (this.stopSignal.aborted) return;
+    // A pod deleted meanwhile is not retried (upstream handleSchedulingFailure checks the informer).
+    if (!this.podLister.namespace(pod.metadata?.namespace ?? '').get(pod.metadata?.name ?? '')) return;
+    this.queue.addUnschedulableIfNotPresent(q, cycle, false);
+    this.reportFailure(q.podInfo, 'SchedulerError', message);
   }
 
   /**
@@ -251,8 +408,8 @@ export class Scheduler {
     );
   }
 
-  /** The binding cycle: POST the Binding; on failure forget the assumption and back off. */
-  private async bind(q: QueuedPodInfo, cycle: number, nodeName: string): Promise<void> {
+  /** The Binding POST; on failure unreserve, forget the assumption and back off. */
+  private async bind(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState): Promise<void> {
     const { pod, uid } = q.podInfo;
     const ns = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
@@ -264,6 +421,7 @@ export class Scheduler {
         target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
       });
     } catch (err) {
+      runReservePluginsUnreserve(this.profile.reserve, q.podInfo, state, nodeName);
       this.cache.forgetPod(uid);
       // Gone, or already bound by someone else: the informer will tell; nothing to retry.
       if (isNotFound(err) || isConflict(err)) return;

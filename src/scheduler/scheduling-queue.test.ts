@@ -19,6 +19,23 @@ describe('SchedulingQueue', () => {
     assert.deepEqual(names, ['urgent', 'old', 'new']);
   });
 
+  test('a pre-checked move (queueing hint) retries only the parked pods it selects', async () => {
+    const clock = new FakeClock();
+    const q = new SchedulingQueue({ clock });
+    q.add(makePod('volume'));
+    q.add(makePod('cpu'));
+    for (let i = 0; i < 2; i++) {
+      const popped = await q.pop();
+      assert.ok(popped);
+      const plugin = popped.podInfo.pod.metadata?.name === 'volume' ? 'VolumeBinding' : 'NodeResourcesFit';
+      q.addUnschedulableIfNotPresent({ ...popped, unschedulablePlugins: new Set([plugin]) }, q.cycle, true);
+    }
+    clock.step(60_000);
+    q.moveAllToActiveOrBackoffQueue((p) => p.unschedulablePlugins?.has('VolumeBinding') === true);
+    assert.deepEqual(q.stats(), { active: 1, backoff: 0, unschedulable: 1 });
+    assert.equal((await q.pop())?.podInfo.pod.metadata?.name, 'volume');
+  });
+
   test('backoff doubles from 1 s and caps at 10 s', () => {
     const q = new SchedulingQueue({ clock: new FakeClock() });
     assert.deepEqual([1, 2, 3, 4, 5, 6].map((a) => q.backoffDuration(a)), [1000, 2000, 4000, 8000, 10000, 10000]);

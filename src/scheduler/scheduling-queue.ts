@@ -30,6 +30,11 @@ export interface QueuedPodInfo {
   attempts: number;
   /** When the pod was first added (ms). */
   initialAttemptTimestamp: number;
+  /**
+   * The plugins that rejected the pod in its last attempt (upstream `UnschedulablePlugins`): a cluster
+   * event registered by one of them may make it schedulable (see {@link SchedulingQueue.moveAllToActiveOrBackoffQueue}).
+   */
+  unschedulablePlugins?: ReadonlySet<string>;
 }
 
 export interface SchedulingQueueOptions {
@@ -179,11 +184,21 @@ export class SchedulingQueue {
 
   /**
    * A cluster event that may make parked pods schedulable (upstream `MoveAllToActiveOrBackoffQueue`):
-   * every parked pod moves to backoffQ or activeQ.
+   * every parked pod — or, with `preCheck`, every parked pod for which it returns true (upstream's
+   * queueing hints: the event concerns a plugin that rejected the pod, and may help this pod) — moves
+   * to backoffQ or activeQ.
    */
-  moveAllToActiveOrBackoffQueue(): void {
+  moveAllToActiveOrBackoffQueue(preCheck?: (q: QueuedPodInfo) => boolean): void {
     this.moveRequestCycle = this.schedulingCycle;
     if (this.unschedulablePods.size === 0) return;
+    if (preCheck) {
+      for (const [uid, q] of this.unschedulablePods) {
+        if (!preCheck(q)) continue;
+        this.unschedulablePods.delete(uid);
+        this.requeue(q);
+      }
+      return;
+    }
     const parked = [...this.unschedulablePods.values()];
     this.unschedulablePods.clear();
     for (const q of parked) this.requeue(q);
