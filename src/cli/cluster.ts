@@ -30,8 +30,14 @@ import { PodGCController } from '../controller/podgc/index.js';
 import { EndpointsController } from '../controller/endpoint/index.js';
 import { EndpointSliceController } from '../controller/endpointslice/index.js';
 import { ServiceAccountsController } from '../controller/serviceaccount/index.js';
+import { PersistentVolumeController } from '../controller/volume/persistentvolume/index.js';
+import { SimulatedProvisioner, SIMULATED_PROVISIONER } from '../controller/volume/provisioner/index.js';
+import { PVCProtectionController } from '../controller/volume/pvcprotection/index.js';
+import { PVProtectionController } from '../controller/volume/pvprotection/index.js';
 import { Scheduler } from '../scheduler/index.js';
 import { NodeSimulator, defaultStages } from '../nodes/index.js';
+import type { StorageClass } from '../api/index.js';
+import { isAlreadyExists } from '../machinery/errors/index.js';
 import { realClock, type Clock } from '../util/clock/index.js';
 import { defaultFeatureGate } from '../machinery/featuregate/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
@@ -67,7 +73,7 @@ export interface ControlPlane {
 }
 
 /** Concurrent workers per controller, as kube-controller-manager's defaults (controllers.md §1.10). */
-const WORKERS = { replicaSet: 5, deployment: 5, gc: 20, namespace: 10, daemonSet: 2, statefulSet: 5, endpoint: 5, endpointSlice: 5, serviceAccount: 1 };
+const WORKERS = { replicaSet: 5, deployment: 5, gc: 20, namespace: 10, daemonSet: 2, statefulSet: 5, endpoint: 5, endpointSlice: 5, serviceAccount: 1, pvcProtection: 1, pvProtection: 1, provisioner: 4 };
 
 /**
  * Starts the API server on `backend` and every component on in-process transports. Resolves once the
@@ -141,6 +147,27 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const endpoints = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
   const endpointSlices = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
   const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
+  const persistentVolumes = new PersistentVolumeController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    recorder: recorder('persistentvolume-controller'),
+    logger: logFor('persistentvolume-binder-controller'),
+  });
+  const pvcProtection = new PVCProtectionController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('persistentvolumeclaim-protection-controller') });
+  const pvProtection = new PVProtectionController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('persistentvolume-protection-controller') });
+
+  // The simulated provisioner runs outside kube-controller-manager, as kind's local-path-provisioner
+  // does: its own client, informers and event source.
+  const provisionerClient = clientFor('local-path-provisioner');
+  const provisionerInformers = newSharedInformerFactory(provisionerClient, { clock, rand });
+  const provisioner = new SimulatedProvisioner({
+    client: provisionerClient,
+    informers: provisionerInformers,
+    clock,
+    recorder: new EventRecorder(provisionerClient, { component: SIMULATED_PROVISIONER, clock, logger: logFor('local-path-provisioner') }),
+    logger: logFor('local-path-provisioner'),
+  });
 
   const schedClient = clientFor('kube-scheduler');
   const schedInformers = newSharedInformerFactory(schedClient, { clock, rand });
@@ -164,7 +191,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     ...(opts.podStartDelayMs === undefined ? {} : { stages: defaultStages({ podReadyDelayMs: opts.podStartDelayMs, podReadyJitterMs: opts.podStartDelayMs }) }),
   });
 
-  const factories = [kcmInformers, schedInformers, kubeletInformers];
+  const factories = [kcmInformers, schedInformers, kubeletInformers, provisionerInformers];
   for (const f of factories) f.start();
   const running = [
     replicaSets.run(WORKERS.replicaSet, signal),
@@ -177,11 +204,16 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     endpoints.run(WORKERS.endpoint, signal),
     endpointSlices.run(WORKERS.endpointSlice, signal),
     serviceAccounts.run(WORKERS.serviceAccount, signal),
+    persistentVolumes.run(signal),
+    pvcProtection.run(WORKERS.pvcProtection, signal),
+    pvProtection.run(WORKERS.pvProtection, signal),
+    provisioner.run(WORKERS.provisioner, signal),
     scheduler.run(signal),
     nodes.run(signal),
   ];
   await Promise.all(factories.map((f) => f.waitForCacheSync(signal)));
   await ensureNodes(api, nodes, opts.nodes, opts.controlPlaneNode ?? false);
+  await ensureDefaultStorageClass(api);
 
   let stopped = false;
   return {
@@ -324,6 +356,36 @@ async function ensureNodes(api: ApiServer, nodes: NodeSimulator, count: number, 
   const missing = Array.from({ length: count }, (_, i) => `node-${i + 1}`).filter((n) => !existing.has(n));
   for (let i = 0; i < missing.length; i += 50) {
     await Promise.all(missing.slice(i, i + 50).map((name) => nodes.addNode({ name })));
+  }
+}
+
+/**
+ * kind's default StorageClass, on kubeplane's simulated provisioner: `standard`, annotated default,
+ * reclaimPolicy Delete, volumeBindingMode WaitForFirstConsumer.
+ */
+export const DEFAULT_STORAGE_CLASS: StorageClass = {
+  apiVersion: 'storage.k8s.io/v1',
+  kind: 'StorageClass',
+  metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+  provisioner: SIMULATED_PROVISIONER,
+  reclaimPolicy: 'Delete',
+  volumeBindingMode: 'WaitForFirstConsumer',
+};
+
+/**
+ * Creates {@link DEFAULT_STORAGE_CLASS} when the store holds no StorageClass at all: on a new
+ * cluster. A cluster that already has classes (its own, or `standard` from an earlier start) is left
+ * alone, so a user who deletes `standard` but keeps another class does not get it back on restart.
+ * (One who deletes every class does, at the next start: an empty store cannot tell.)
+ */
+async function ensureDefaultStorageClass(api: ApiServer): Promise<void> {
+  const client = newClientset(api.inProcessTransport({ userAgent: 'kubeplane' }));
+  const existing = await client.storage.storageClasses().list({ limit: 1 });
+  if (existing.items.length > 0) return;
+  try {
+    await client.storage.storageClasses().create(structuredClone(DEFAULT_STORAGE_CLASS));
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
   }
 }
 

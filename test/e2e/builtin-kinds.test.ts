@@ -133,17 +133,19 @@ function cases(csrPem: string): Case[] {
     ],
     // SetDefaults_EndpointPort: protocol TCP.
     ['endpoints', obj('v1', 'Endpoints', 'manual', { subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ port: 80 }] }] }), same({ subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ port: 80, protocol: 'TCP' }] }] })],
-    // SetDefaults_PersistentVolume (Retain, Filesystem), SetDefaults_HostPathVolumeSource (type "").
+    // SetDefaults_PersistentVolume (Retain, Filesystem), SetDefaults_HostPathVolumeSource (type ""), and
+    // the StorageObjectInUseProtection admission's finalizer.
     [
       'persistentvolume',
       obj('v1', 'PersistentVolume', 'pv-kinds', { spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } } }, false),
-      same({ spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/tmp/pv', type: '' }, persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem' } }),
+      same({ metadata: { finalizers: ['kubernetes.io/pv-protection'] }, spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/tmp/pv', type: '' }, persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem' } }),
     ],
-    // SetDefaults_PersistentVolumeClaimSpec: volumeMode Filesystem.
+    // SetDefaults_PersistentVolumeClaimSpec: volumeMode Filesystem; admission: the default class
+    // (kind's `standard`, which the cluster starts with) and the pvc-protection finalizer.
     [
       'persistentvolumeclaim',
       obj('v1', 'PersistentVolumeClaim', 'pvc', { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }),
-      same({ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' } }),
+      same({ metadata: { finalizers: ['kubernetes.io/pvc-protection'] }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard', volumeMode: 'Filesystem' } }),
     ],
     ['podtemplate', obj('v1', 'PodTemplate', 'pt', { template: template('pt') }), same({ template: defaultedTemplate('pt') })],
     // SetDefaults_ReplicationController: selector and labels from the template's labels.

@@ -1,13 +1,14 @@
 /**
  * Storage kinds with the real kubectl: a StorageClass, a PersistentVolume and a claim applied from
- * YAML print upstream's columns (the claim stays Pending: no PV controller binds it), `kubectl
- * describe` works on them, a claim without a storage request is refused with upstream's message,
+ * YAML print upstream's columns (the PV controller makes the volume Available; the claim, of a
+ * WaitForFirstConsumer class, stays Pending with upstream's event until a pod uses it), `kubectl
+ * describe` works on them, the default class `standard` is there from the start, a claim without a storage request is refused with upstream's message,
  * `kubectl get cs` answers with its deprecation Warning, a Binding created with kubectl binds a pod no
  * scheduler picks, and a CSIDriver gets upstream's defaults.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+import { eventually, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
 
 const STORAGE_YAML = `
 apiVersion: storage.k8s.io/v1
@@ -63,7 +64,7 @@ describe('storage kinds with real kubectl', { timeout: 120_000 }, () => {
     removeDataDir(kp.dataDir);
   });
 
-  test('apply a StorageClass, a PV and a claim; get and describe print upstream columns; the claim stays Pending', async () => {
+  test('apply a StorageClass, a PV and a claim; get and describe print upstream columns; the volume turns Available, the WaitForFirstConsumer claim stays Pending', async () => {
     assert.deepEqual((await kp.kubectlOk(['apply', '-f', '-'], STORAGE_YAML)).trim().split('\n'), [
       'storageclass.storage.k8s.io/manual created',
       'persistentvolume/pv-data created',
@@ -71,24 +72,34 @@ describe('storage kinds with real kubectl', { timeout: 120_000 }, () => {
     ]);
     const sc = table(await kp.kubectlOk(['get', 'sc']));
     assert.deepEqual(sc.header, ['NAME', 'PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION', 'AGE']);
-    assert.deepEqual(sc.rows.map((r) => r.slice(0, 5)), [['manual (default)', 'kubernetes.io/no-provisioner', 'Delete', 'WaitForFirstConsumer', 'false']]);
+    // kind's default class `standard` comes with the cluster.
+    assert.deepEqual(sc.rows.map((r) => r.slice(0, 5)), [
+      ['manual (default)', 'kubernetes.io/no-provisioner', 'Delete', 'WaitForFirstConsumer', 'false'],
+      ['standard (default)', 'kubeplane.io/simulated', 'Delete', 'WaitForFirstConsumer', 'false'],
+    ]);
 
-    const pv = table(await kp.kubectlOk(['get', 'pv', '-o', 'wide']));
+    const pv = await eventually('the volume to be Available', async () => {
+      const t = table(await kp.kubectlOk(['get', 'pv', '-o', 'wide']));
+      return t.rows[0]?.[4] === 'Available' ? t : undefined;
+    });
     assert.deepEqual(pv.header, ['NAME', 'CAPACITY', 'ACCESS MODES', 'RECLAIM POLICY', 'STATUS', 'CLAIM', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'REASON', 'AGE', 'VOLUMEMODE']);
-    assert.deepEqual(pv.rows.map((r) => r.filter((_, i) => i !== 9)), [['pv-data', '1Gi', 'RWO,ROX', 'Retain', 'Pending', '', 'manual', '<unset>', '', 'Filesystem']]);
+    assert.deepEqual(pv.rows.map((r) => r.filter((_, i) => i !== 9)), [['pv-data', '1Gi', 'RWO,ROX', 'Retain', 'Available', '', 'manual', '<unset>', '', 'Filesystem']]);
 
-    // The claim names no class: the DefaultStorageClass admission gives it `manual`.
+    // The claim names no class: the DefaultStorageClass admission gives it the newest default, `manual`.
     const pvc = table(await kp.kubectlOk(['get', 'pvc']));
     assert.deepEqual(pvc.header, ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'AGE']);
     assert.deepEqual(pvc.rows.map((r) => r.slice(0, 7)), [['data', 'Pending', '', '', '', 'manual', '<unset>']]);
     assert.match(table(await kp.kubectlOk(['get', 'pvc', '-o', 'wide'])).header.join(' '), / AGE VOLUMEMODE$/);
 
     const describePv = await kp.kubectlOk(['describe', 'pv', 'pv-data']);
-    for (const line of [/^Status:\s+Pending$/m, /^Reclaim Policy:\s+Retain$/m, /^Access Modes:\s+RWO,ROX$/m, /^\s+Type:\s+HostPath \(bare host directory volume\)$/m, /^\s+Path:\s+\/mnt\/data$/m]) {
+    for (const line of [/^Status:\s+Available$/m, /^Reclaim Policy:\s+Retain$/m, /^Access Modes:\s+RWO,ROX$/m, /^\s+Type:\s+HostPath \(bare host directory volume\)$/m, /^\s+Path:\s+\/mnt\/data$/m]) {
       assert.match(describePv, line);
     }
-    const describePvc = await kp.kubectlOk(['describe', 'pvc', 'data']);
-    for (const line of [/^StorageClass:\s+manual$/m, /^Status:\s+Pending$/m, /^VolumeMode:\s+Filesystem$/m]) assert.match(describePvc, line);
+    const describePvc = await eventually('the WaitForFirstConsumer event', async () => {
+      const out = await kp.kubectlOk(['describe', 'pvc', 'data']);
+      return /Normal\s+WaitForFirstConsumer\s+.*persistentvolume-controller\s+waiting for first consumer to be created before binding/.test(out) ? out : undefined;
+    });
+    for (const line of [/^StorageClass:\s+manual$/m, /^Status:\s+Pending$/m, /^VolumeMode:\s+Filesystem$/m, /^Finalizers:\s+\[kubernetes\.io\/pvc-protection\]$/m]) assert.match(describePvc, line);
     assert.match(await kp.kubectlOk(['describe', 'sc', 'manual']), /^IsDefaultClass:\s+Yes$/m);
 
     assert.equal((await kp.kubectlOk(['delete', 'pvc', 'data'])).trim(), 'persistentvolumeclaim "data" deleted');

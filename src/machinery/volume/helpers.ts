@@ -60,6 +60,17 @@ export function getPersistentVolumeClaimClass(claim: PersistentVolumeClaim): str
   return claim.spec?.storageClassName ?? '';
 }
 
+/**
+ * `PersistentVolumeClaimHasClass`: the claim names a class, by the beta annotation or by
+ * `storageClassName` (`""` counts: it asks for no class).
+ */
+export function persistentVolumeClaimHasClass(claim: PersistentVolumeClaim): boolean {
+  const ann = claim.metadata?.annotations;
+  if (ann && Object.prototype.hasOwnProperty.call(ann, BETA_STORAGE_CLASS_ANNOTATION)) return true;
+  const sc = claim.spec?.storageClassName as string | null | undefined;
+  return sc !== undefined && sc !== null;
+}
+
 /** `GetPersistentVolumeClass`: the beta annotation, else `spec.storageClassName` (`""` when none). */
 export function getPersistentVolumeClass(volume: PersistentVolume): string {
   const ann = volume.metadata?.annotations;

@@ -5,3 +5,4 @@
  */
 export * from './helpers.js';
 export * from './pv-helpers.js';
+export * from './storage-class.js';

@@ -18,6 +18,7 @@ import {
   isDelayBindingMode,
   isDelayBindingProvisioning,
   isVolumeBoundToClaim,
+  persistentVolumeClaimHasClass,
 } from './index.js';
 
 function makeClaim(name: string, size: string, accessModes: string[], mod?: (c: PersistentVolumeClaim) => void): PersistentVolumeClaim {
@@ -230,5 +231,10 @@ describe('small helpers', () => {
   test('isDelayBindingProvisioning: the selected-node annotation is present', () => {
     assert.equal(isDelayBindingProvisioning({ metadata: { annotations: { 'volume.kubernetes.io/selected-node': 'n1' } } }), true);
     assert.equal(isDelayBindingProvisioning({ metadata: {} }), false);
+  });
+  test('persistentVolumeClaimHasClass: an empty storageClassName or the beta annotation counts', () => {
+    assert.equal(persistentVolumeClaimHasClass({ spec: {} }), false);
+    assert.equal(persistentVolumeClaimHasClass({ spec: { storageClassName: '' } }), true);
+    assert.equal(persistentVolumeClaimHasClass({ metadata: { annotations: { 'volume.beta.kubernetes.io/storage-class': 'x' } }, spec: {} }), true);
   });
 });

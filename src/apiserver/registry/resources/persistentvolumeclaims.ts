@@ -1,10 +1,11 @@
 /**
- * PersistentVolumeClaims (core/v1, namespaced, with status; `pvc`). There is no PersistentVolume
- * controller: claims stay `Pending` and are never bound (upstream's binds them to volumes or has them
- * provisioned).
+ * PersistentVolumeClaims (core/v1, namespaced, with status; `pvc`). The PersistentVolume controller
+ * (controller/volume/persistentvolume) binds them to volumes or hands them to a provisioner.
  *
  * New claims that name no class get the default StorageClass (the DefaultStorageClass admission
- * plugin, admission/default-storage-class.ts).
+ * plugin, admission/default-storage-class.ts), and the `kubernetes.io/pvc-protection` finalizer (the
+ * StorageObjectInUseProtection admission plugin, admission/storage-object-in-use-protection.ts),
+ * which the PVC-protection controller removes once no pod uses the claim.
  *
  * Followed (v1.33): pkg/registry/core/persistentvolumeclaim/strategy.go (status reset on create —
  * upstream stores an empty status and defaults its phase to Pending on every read; here Pending is
@@ -14,13 +15,12 @@
  * (printPersistentVolumeClaim).
  *
  * Not done here: the deprecation warnings of pvcutil.GetWarningsForPersistentVolumeClaim; the
- * admission plugins StorageObjectInUseProtection (its `kubernetes.io/pvc-protection` finalizer needs
- * the PVC-protection controller to ever be removed, which kubeplane does not run) and
- * PersistentVolumeClaimResize (it checks resizes of bound claims, which never exist here).
+ * PersistentVolumeClaimResize admission plugin (kubeplane's volumes cannot be expanded).
  */
 import { PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES } from '../../../api/catalogue/index.js';
 import type { PersistentVolumeClaim, StorageClass } from '../../../api/index.js';
 import { admitDefaultStorageClass } from '../../admission/default-storage-class.js';
+import { admitPersistentVolumeClaimProtection } from '../../admission/storage-object-in-use-protection.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { resetField, type ApiObject } from './helpers.js';
@@ -49,12 +49,16 @@ function enforceDataSourceBackwardsCompatibility(spec: ClaimSpec, old: ClaimSpec
   if (!enabled) delete spec.dataSource;
 }
 
-/** The DefaultStorageClass admission of new claims, over the served StorageClasses (none when they are not served). */
+/**
+ * The admission of new claims: DefaultStorageClass, over the served StorageClasses (none when they
+ * are not served), then StorageObjectInUseProtection.
+ */
 function persistentVolumeClaimStorage({ storeOf }: StorageContext): StorageExtension {
   return {
     mutateCreate: (pvc) => {
       const classes = storeOf(STORAGE_CLASSES.group, STORAGE_CLASSES.resource)?.cachedObjects() ?? [];
       admitDefaultStorageClass(pvc, classes as unknown as StorageClass[]);
+      admitPersistentVolumeClaimProtection(pvc);
     },
   };
 }

@@ -1,19 +1,22 @@
 /**
- * PersistentVolumes (core/v1, cluster-scoped, with status; `pv`). There is no PersistentVolume
- * controller: volumes stay `Pending` (upstream's controller makes them Available and binds claims).
+ * PersistentVolumes (core/v1, cluster-scoped, with status; `pv`). The PersistentVolume controller
+ * (controller/volume/persistentvolume) makes them Available, binds them and reclaims them. New
+ * volumes get the `kubernetes.io/pv-protection` finalizer (the StorageObjectInUseProtection admission
+ * plugin, admission/storage-object-in-use-protection.ts), which the PV-protection controller removes
+ * once the volume is not Bound.
  *
  * Followed (v1.33): pkg/registry/core/persistentvolume/strategy.go (status reset to Pending with
  * lastPhaseTransitionTime on create, kept on update; the status strategy keeps the spec and stamps
  * lastPhaseTransitionTime when the phase changes; `name` field selector), defaulting and validation
  * in persistentvolume-validation.ts, pkg/printers/internalversion/printers.go (printPersistentVolume).
  *
- * Not done here: the deprecation warnings of in-tree volume types (pvutil.GetWarningsForPersistentVolume),
- * and the StorageObjectInUseProtection admission plugin's `kubernetes.io/pv-protection` finalizer
- * (only the PV-protection controller, which kubeplane does not run, would ever remove it).
+ * Not done here: the deprecation warnings of in-tree volume types (pvutil.GetWarningsForPersistentVolume).
  */
 import { PERSISTENT_VOLUMES } from '../../../api/catalogue/index.js';
 import type { PersistentVolume } from '../../../api/index.js';
 import { formatTime } from '../../../util/clock/index.js';
+import { admitPersistentVolumeProtection } from '../../admission/storage-object-in-use-protection.js';
+import type { StorageExtension } from '../extension.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { resetField, type ApiObject } from './helpers.js';
 import { defaultPersistentVolume, validatePersistentVolume, validatePersistentVolumeUpdate } from './persistentvolume-validation.js';
@@ -78,6 +81,7 @@ export const persistentVolumeStrategy: ResourceStrategy<PersistentVolumeObject> 
   defaultGarbageCollectionPolicy: 'Background',
   // PersistentVolumeToSelectableFields: `name`, kept for backward compatibility.
   fieldSelectors: { name: (pv) => pv.metadata?.name ?? '' },
+  storage: (): StorageExtension => ({ mutateCreate: admitPersistentVolumeProtection }),
   table: {
     columns: [
       NAME_COLUMN,

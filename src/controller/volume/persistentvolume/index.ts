@@ -1,0 +1,2 @@
+export * from './pv-controller.js';
+export { findBestMatchForClaim, VersionedStore } from './index-volumes.js';

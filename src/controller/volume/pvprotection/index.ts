@@ -1,0 +1,1 @@
+export * from './pv-protection-controller.js';
