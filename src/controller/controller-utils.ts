@@ -7,7 +7,7 @@
  * `FilterActiveReplicaSets`, `PodKey`) and pkg/api/v1/pod/util.go (`IsPodReady`, `IsPodAvailable`).
  */
 import type { OwnerReference, Pod, PodCondition, ReplicaSet } from '../api/index.js';
-import type { Lister, MetaObject } from '../informers/index.js';
+import { DeletedFinalStateUnknown, type Lister, type MetaObject } from '../informers/index.js';
 import { StatusError } from '../machinery/errors/index.js';
 import { getControllerOf, semanticDeepEqual } from '../machinery/meta/index.js';
 import { parseTime } from '../util/clock/index.js';
@@ -325,6 +325,68 @@ export function ownersOfUpdatedDependent<O>(
   if (curRef) return { previous, current: resolve(curObj.metadata?.namespace ?? '', curRef), selecting: [] };
   const labelsChanged = !semanticDeepEqual(curObj.metadata?.labels, oldObj.metadata?.labels);
   return { previous, current: undefined, selecting: refChanged || labelsChanged ? selecting(curObj) : [] };
+}
+
+/** What {@link dependentEventHandlers} needs to know of an owner kind. */
+export interface DependentHandlerOptions<O, D extends MetaObject> {
+  /** The live owner a controllerRef names (by UID), undefined when none is. */
+  resolve: (namespace: string, ref: OwnerReference) => O | undefined;
+  /** The owners whose selector matches an orphan (they may adopt it). */
+  selecting: (obj: D) => O[];
+  enqueue: (owner: O) => void;
+  /** Instead of `enqueue` when an owned dependent is added (to observe a creation expectation). */
+  ownedAdded?: (owner: O) => void;
+  /** After `enqueue` when an owned dependent is updated (to schedule the minReadySeconds resync). */
+  ownedUpdated?: (owner: O, oldObj: D, curObj: D) => void;
+  /** Instead of `enqueue` when an owned dependent is deleted (to observe a deletion expectation). */
+  ownedDeleted?: (owner: O) => void;
+}
+
+/**
+ * The add/update/delete handlers of a dependent kind for an owner kind, as the `addPod`/`updatePod`/
+ * `deletePod` (and `addHistory`/…) handlers of upstream's DaemonSet and StatefulSet controllers
+ * (pkg/controller/daemon/daemon_controller.go, pkg/controller/statefulset/stateful_set.go):
+ * - add: a dependent seen already terminating (e.g. after a restart) counts as deleted; an owned one
+ *   wakes its owner; an orphan wakes the owners whose selector matches it.
+ * - update: unchanged resyncs are ignored; otherwise {@link ownersOfUpdatedDependent}'s owners wake.
+ * - delete: an owned dependent wakes its owner (tombstones are unwrapped).
+ */
+export function dependentEventHandlers<O, D extends MetaObject>(
+  o: DependentHandlerOptions<O, D>,
+): { add(obj: D): void; update(oldObj: D, curObj: D): void; delete(obj: D | DeletedFinalStateUnknown<D>): void } {
+  const ownerOf = (obj: D): O | undefined => {
+    const ref = getControllerOf(obj);
+    return ref ? o.resolve(obj.metadata?.namespace ?? '', ref) : undefined;
+  };
+  const handlers = {
+    add(obj: D): void {
+      if (obj.metadata?.deletionTimestamp) {
+        handlers.delete(obj);
+        return;
+      }
+      if (getControllerOf(obj)) {
+        const owner = ownerOf(obj);
+        if (owner) (o.ownedAdded ?? o.enqueue)(owner);
+        return;
+      }
+      for (const owner of o.selecting(obj)) o.enqueue(owner);
+    },
+    update(oldObj: D, curObj: D): void {
+      if (curObj.metadata?.resourceVersion === oldObj.metadata?.resourceVersion) return;
+      const { previous, current, selecting } = ownersOfUpdatedDependent(oldObj, curObj, o.resolve, (obj) => o.selecting(obj as D));
+      if (previous) o.enqueue(previous);
+      if (current) {
+        o.enqueue(current);
+        o.ownedUpdated?.(current, oldObj, curObj);
+      }
+      for (const owner of selecting) o.enqueue(owner);
+    },
+    delete(obj: D | DeletedFinalStateUnknown<D>): void {
+      const owner = ownerOf(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj);
+      if (owner) (o.ownedDeleted ?? o.enqueue)(owner);
+    },
+  };
+  return handlers;
 }
 
 /**

@@ -13,12 +13,12 @@
  * the pods of the gone node; the status here drops the node at once); pod creations refused because
  * the namespace is terminating lower the expectations (upstream leaves them to expire).
  */
-import type { ControllerRevision, DaemonSet, Node, Pod } from '../../api/index.js';
+import type { ControllerRevision, DaemonSet, Node, OwnerReference, Pod } from '../../api/index.js';
 import type { Clientset } from '../../client/index.js';
 import { DeletedFinalStateUnknown, type Indexer, type Lister, type SharedInformerFactory } from '../../informers/index.js';
 import { isNotFound } from '../../machinery/errors/index.js';
 import { selectorFromLabelSelector, type Selector } from '../../machinery/labels/index.js';
-import { getControllerOf, metaNamespaceKey, newControllerRef, semanticDeepEqual, splitMetaNamespaceKey } from '../../machinery/meta/index.js';
+import { metaNamespaceKey, newControllerRef, semanticDeepEqual, splitMetaNamespaceKey } from '../../machinery/meta/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
 import { canAdoptByUncachedGet, claimPods, type ControllerKind } from '../controller-ref-manager.js';
@@ -31,7 +31,7 @@ import {
   isPodAvailable,
   isPodReady,
   enqueueWhenAvailable,
-  ownersOfUpdatedDependent,
+  dependentEventHandlers,
   toError, resolveControllerRef } from '../controller-utils.js';
 import { EventRecorder, withTypeMeta } from '../../client/record/index.js';
 import { ControllerExpectations } from '../expectations.js';
@@ -142,18 +142,22 @@ export class DaemonSetsController implements DaemonSetSyncContext {
       delete: (obj) => this.deleteDaemonset(obj),
     });
     const historyInformer = opts.informers.apps.controllerRevisions();
-    historyInformer.addEventHandler({
-      add: (h) => this.addHistory(h),
-      update: (oldH, curH) => this.updateHistory(oldH, curH),
-      delete: (obj) => this.deleteHistory(obj),
-    });
+    const dependentOptions = {
+      resolve: (ns: string, ref: OwnerReference) => this.resolveControllerRef(ns, ref),
+      selecting: (obj: ControllerRevision | Pod) => this.daemonSetsSelecting(obj),
+      enqueue: (ds: DaemonSet) => this.enqueueDaemonSet(ds),
+    };
+    historyInformer.addEventHandler(dependentEventHandlers<DaemonSet, ControllerRevision>(dependentOptions));
     const podInformer = opts.informers.core.pods();
     addPodControllerUIDIndexer(podInformer);
-    podInformer.addEventHandler({
-      add: (pod) => this.addPod(pod),
-      update: (oldPod, curPod) => this.updatePod(oldPod, curPod),
-      delete: (obj) => this.deletePod(obj),
-    });
+    podInformer.addEventHandler(
+      dependentEventHandlers<DaemonSet, Pod>({
+        ...dependentOptions,
+        ownedAdded: (ds) => this.observe(ds, (key) => this.expectations.creationObserved(key)),
+        ownedUpdated: (ds, oldPod, curPod) => enqueueWhenAvailable(this.queue, metaNamespaceKey(ds), oldPod, curPod, ds.spec?.minReadySeconds ?? 0),
+        ownedDeleted: (ds) => this.observe(ds, (key) => this.expectations.deletionObserved(key)),
+      }),
+    );
     const nodeInformer = opts.informers.core.nodes();
     nodeInformer.addEventHandler({
       add: (node) => this.addNode(node),
@@ -213,81 +217,10 @@ export class DaemonSetsController implements DaemonSetSyncContext {
       .filter((ds) => compiledSelector(ds)?.matches(labels) ?? false);
   }
 
-  private addHistory(h: ControllerRevision): void {
-    if (h.metadata?.deletionTimestamp) {
-      this.deleteHistory(h);
-      return;
-    }
-    const ref = getControllerOf(h);
-    if (ref) {
-      const ds = this.resolveControllerRef(h.metadata?.namespace ?? '', ref);
-      if (ds) this.enqueueDaemonSet(ds);
-      return;
-    }
-    for (const ds of this.daemonSetsSelecting(h)) this.enqueueDaemonSet(ds);
-  }
-
-  private updateHistory(oldH: ControllerRevision, curH: ControllerRevision): void {
-    if (curH.metadata?.resourceVersion === oldH.metadata?.resourceVersion) return;
-    const { previous, current, selecting } = ownersOfUpdatedDependent(
-      oldH,
-      curH,
-      (ns, ref) => this.resolveControllerRef(ns, ref),
-      (h) => this.daemonSetsSelecting(h),
-    );
-    for (const ds of [previous, current, ...selecting]) if (ds) this.enqueueDaemonSet(ds);
-  }
-
-  private deleteHistory(obj: ControllerRevision | DeletedFinalStateUnknown<ControllerRevision>): void {
-    const h = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
-    const ref = getControllerOf(h);
-    if (!ref) return;
-    const ds = this.resolveControllerRef(h.metadata?.namespace ?? '', ref);
-    if (ds) this.enqueueDaemonSet(ds);
-  }
-
-  private addPod(pod: Pod): void {
-    if (pod.metadata?.deletionTimestamp) {
-      // Created already terminating (e.g. seen after a restart): it counts as a deletion.
-      this.deletePod(pod);
-      return;
-    }
-    const ref = getControllerOf(pod);
-    if (ref) {
-      const ds = this.resolveControllerRef(pod.metadata?.namespace ?? '', ref);
-      if (!ds) return;
-      const key = metaNamespaceKey(ds);
-      this.expectations.creationObserved(key);
-      this.queue.add(key);
-      return;
-    }
-    for (const ds of this.daemonSetsSelecting(pod)) this.enqueueDaemonSet(ds);
-  }
-
-  private updatePod(oldPod: Pod, curPod: Pod): void {
-    if (curPod.metadata?.resourceVersion === oldPod.metadata?.resourceVersion) return;
-    const { previous, current, selecting } = ownersOfUpdatedDependent(
-      oldPod,
-      curPod,
-      (ns, ref) => this.resolveControllerRef(ns, ref),
-      (p) => this.daemonSetsSelecting(p),
-    );
-    if (previous) this.enqueueDaemonSet(previous);
-    if (current) {
-      this.enqueueDaemonSet(current);
-      enqueueWhenAvailable(this.queue, metaNamespaceKey(current), oldPod, curPod, current.spec?.minReadySeconds ?? 0);
-    }
-    for (const ds of selecting) this.enqueueDaemonSet(ds);
-  }
-
-  private deletePod(obj: Pod | DeletedFinalStateUnknown<Pod>): void {
-    const pod = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
-    const ref = getControllerOf(pod);
-    if (!ref) return;
-    const ds = this.resolveControllerRef(pod.metadata?.namespace ?? '', ref);
-    if (!ds) return;
+  /** Records a creation or deletion the DaemonSet expected, then syncs it. */
+  private observe(ds: DaemonSet, observed: (key: string) => void): void {
     const key = metaNamespaceKey(ds);
-    this.expectations.deletionObserved(key);
+    observed(key);
     this.queue.add(key);
   }
 

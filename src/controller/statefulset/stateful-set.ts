@@ -22,7 +22,7 @@ import type { Clock } from '../../util/clock/index.js';
 import { stderrLogger, type Logger } from '../../util/runtime/index.js';
 import { RateLimitingQueue, runWorkersWhenSynced, type SyncResult } from '../../workqueue/index.js';
 import { canAdoptByUncachedGet, claimPods } from '../controller-ref-manager.js';
-import { addPodControllerUIDIndexer, filterPodsByOwner, enqueueWhenAvailable, ownersOfUpdatedDependent, resolveControllerRef } from '../controller-utils.js';
+import { addPodControllerUIDIndexer, filterPodsByOwner, enqueueWhenAvailable, dependentEventHandlers, resolveControllerRef } from '../controller-utils.js';
 import { claimControllerRevisions } from '../history/index.js';
 import { RealPodControl, type PodControl } from '../pod-control.js';
 import { StatefulPodControl } from './stateful-pod-control.js';
@@ -95,11 +95,14 @@ export class StatefulSetController {
     });
     const podInformer = opts.informers.core.pods();
     addPodControllerUIDIndexer(podInformer);
-    podInformer.addEventHandler({
-      add: (pod) => this.addPod(pod),
-      update: (oldPod, curPod) => this.updatePod(oldPod, curPod),
-      delete: (obj) => this.deletePod(obj),
-    });
+    podInformer.addEventHandler(
+      dependentEventHandlers<StatefulSet, Pod>({
+        resolve: (ns, ref) => this.resolveControllerRef(ns, ref),
+        selecting: (pod) => this.getStatefulSetsForPod(pod),
+        enqueue: (set) => this.enqueueStatefulSet(set),
+        ownedUpdated: (set, oldPod, curPod) => enqueueWhenAvailable(this.queue, metaNamespaceKey(set), oldPod, curPod, set.spec?.minReadySeconds ?? 0),
+      }),
+    );
     const historyInformer = opts.informers.apps.controllerRevisions();
     const claimInformer = opts.informers.core.persistentVolumeClaims();
     this.setLister = setInformer.lister();
@@ -156,46 +159,6 @@ export class StatefulSetController {
         const s = compiledSelector(set);
         return s !== undefined && !s.empty() && s.matches(labels);
       });
-  }
-
-  private addPod(pod: Pod): void {
-    if (pod.metadata?.deletionTimestamp) {
-      // Seen already terminating (e.g. after a restart): it counts as a deletion.
-      this.deletePod(pod);
-      return;
-    }
-    const ref = getControllerOf(pod);
-    if (ref) {
-      const set = this.resolveControllerRef(pod.metadata?.namespace ?? '', ref);
-      if (set) this.enqueueStatefulSet(set);
-      return;
-    }
-    // An orphan: wake the sets that may adopt it.
-    for (const set of this.getStatefulSetsForPod(pod)) this.enqueueStatefulSet(set);
-  }
-
-  private updatePod(oldPod: Pod, curPod: Pod): void {
-    if (curPod.metadata?.resourceVersion === oldPod.metadata?.resourceVersion) return;
-    const { previous, current, selecting } = ownersOfUpdatedDependent(
-      oldPod,
-      curPod,
-      (ns, ref) => this.resolveControllerRef(ns, ref),
-      (p) => this.getStatefulSetsForPod(p),
-    );
-    if (previous) this.enqueueStatefulSet(previous);
-    if (current) {
-      this.enqueueStatefulSet(current);
-      enqueueWhenAvailable(this.queue, metaNamespaceKey(current), oldPod, curPod, current.spec?.minReadySeconds ?? 0);
-    }
-    for (const set of selecting) this.enqueueStatefulSet(set);
-  }
-
-  private deletePod(obj: Pod | DeletedFinalStateUnknown<Pod>): void {
-    const pod = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
-    const ref = getControllerOf(pod);
-    if (!ref) return;
-    const set = this.resolveControllerRef(pod.metadata?.namespace ?? '', ref);
-    if (set) this.enqueueStatefulSet(set);
   }
 
   // ---- sync ----

@@ -511,6 +511,8 @@ describe('PVC retention', () => {
     await c.settle();
     assert.deepEqual(await c.names(), ['web-0']);
     await c.client.core.persistentVolumeClaims('ns').delete('data-web-1');
+    // The StorageObjectInUseProtection finalizer holds it; play the PVC-protection controller (no pod uses it).
+    await c.client.core.persistentVolumeClaims('ns').patch('data-web-1', 'application/merge-patch+json', { metadata: { finalizers: null } });
     await flushAsync();
     c.ssc.queue.add('ns/web');
     await c.settle();
