@@ -10,10 +10,12 @@
  * 4. Rolling update: time for a 25%/25% rolling update of a Ready 1,000- and 10,000-replica Deployment.
  * 5. DaemonSet: time to cover 1,000 and 5,000 simulated nodes, and for a rolling update across them
  *    with maxUnavailable 10%.
- * 6. Namespace deletion: time to delete a namespace holding 10,000 pods and their owners.
- * 7. LIST memory: the API server's peak RSS while 200 clients LIST 10,000 pods at once over HTTPS
+ * 6. StatefulSet: time for a 1,000-replica Parallel StatefulSet with a claim per pod to be Ready, and
+ *    for a 100-replica OrderedReady one (pods one after another).
+ * 7. Namespace deletion: time to delete a namespace holding 10,000 pods and their owners.
+ * 8. LIST memory: the API server's peak RSS while 200 clients LIST 10,000 pods at once over HTTPS
  *    (plain JSON, then Tables). Run alone: `node dist/bench/list-memory.js [pods] [concurrency]`.
- * 8. API fuzzing: seeded hostile requests (test/fuzz) per second, and how many of them were rejected
+ * 9. API fuzzing: seeded hostile requests (test/fuzz) per second, and how many of them were rejected
  *    with a 4xx Status per second. At length: `npm run fuzz`.
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -28,6 +30,7 @@ import { startCluster } from '../src/cli/cluster.js';
 import { rollingUpdate } from './rolling-update.js';
 import { daemonSetCoverage } from './daemonset.js';
 import { namespaceDeletion } from './namespace-delete.js';
+import { statefulSetToReady } from './statefulset.js';
 import { fuzz } from '../test/fuzz/run.js';
 import { listMemory, listMemoryLines } from './list-memory.js';
 
@@ -145,6 +148,13 @@ async function main(): Promise<void> {
   for (const nodes of [1_000, 5_000]) {
     const r = await daemonSetCoverage(nodes);
     line(`DaemonSet on ${nodes} nodes: covers every node in ${r.coverSeconds.toFixed(2)} s; rolling update (maxUnavailable 10%) in ${r.rollingUpdateSeconds.toFixed(2)} s`);
+  }
+  for (const [replicas, policy] of [
+    [1_000, 'Parallel'],
+    [100, 'OrderedReady'],
+  ] as const) {
+    const r = await statefulSetToReady(replicas, policy);
+    line(`StatefulSet (${policy}) of ${replicas} replicas with a provisioned 1Gi claim each, 20 nodes, default container start → all Ready: ${r.seconds.toFixed(2)} s`);
   }
   const ns = await namespaceDeletion(10_000);
   line(`namespace holding 10,000 pods (a Deployment and its ReplicaSet) → deleted in ${ns.seconds.toFixed(2)} s (includes the namespace controller's 5 s grace)`);
