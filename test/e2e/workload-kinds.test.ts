@@ -1,7 +1,8 @@
 /**
  * StatefulSets, Jobs and CronJobs with the real kubectl: served as upstream serves them (discovery,
- * defaults, generated Job selectors, printers, scale, upstream's rejections), with no controller
- * acting on them yet (issues 12 and 13), and `kubectl apply --prune` with kubectl's default allowlist.
+ * defaults, generated Job selectors, printers, scale, upstream's rejections) — the StatefulSet with
+ * its controller's status, Jobs and CronJobs with no controller acting on them yet (issue 13) — and
+ * `kubectl apply --prune` with kubectl's default allowlist.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -84,9 +85,10 @@ describe('StatefulSets, Jobs and CronJobs with real kubectl', { timeout: 120_000
 
   test('a StatefulSet: apply, get, scale, describe, and the forbidden update', async () => {
     assert.equal((await kp.kubectlOk(['apply', '-f', '-'], WEB)).trim(), 'service/nginx created\nstatefulset.apps/web created');
+    assert.match(await kp.kubectlOk(['rollout', 'status', 'sts/web', '--timeout=60s']), /partitioned roll out complete: 2 new pods have been updated/);
     const get = rows(await kp.kubectlOk(['get', 'sts']));
     assert.deepEqual(get[0], ['NAME', 'READY', 'AGE']);
-    assert.deepEqual(get[1]?.slice(0, 2), ['web', '0/2'], 'no controller yet: nothing is ready');
+    assert.deepEqual(get[1]?.slice(0, 2), ['web', '2/2']);
     const wide = rows(await kp.kubectlOk(['get', 'statefulsets', '-o', 'wide']));
     assert.deepEqual(wide[0], ['NAME', 'READY', 'AGE', 'CONTAINERS', 'IMAGES']);
     assert.deepEqual([wide[1]?.[3], wide[1]?.[4]], ['nginx', 'registry.k8s.io/nginx-slim:0.24']);
@@ -103,14 +105,21 @@ describe('StatefulSets, Jobs and CronJobs with real kubectl', { timeout: 120_000
       spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' },
       status: { phase: 'Pending' },
     });
-    assert.deepEqual(sts.status, { replicas: 0, availableReplicas: 0 });
+    const status = sts.status ?? {};
+    assert.deepEqual(
+      ['observedGeneration', 'replicas', 'readyReplicas', 'availableReplicas', 'currentReplicas', 'updatedReplicas', 'collisionCount'].map((k) => status[k]),
+      [1, 2, 2, 2, 2, 2, 0],
+    );
+    assert.equal(status['currentRevision'], status['updateRevision']);
 
     assert.equal((await kp.kubectlOk(['scale', 'sts', 'web', '--replicas=3'])).trim(), 'statefulset.apps/web scaled');
-    assert.deepEqual(rows(await kp.kubectlOk(['get', 'sts', 'web']))[1]?.slice(0, 2), ['web', '0/3']);
+    assert.match(await kp.kubectlOk(['rollout', 'status', 'sts/web', '--timeout=60s']), /partitioned roll out complete: 3 new pods have been updated/);
+    assert.deepEqual(rows(await kp.kubectlOk(['get', 'sts', 'web']))[1]?.slice(0, 2), ['web', '3/3']);
     assert.equal((await kp.kubectlOk(['get', 'sts', 'web', '-o', 'jsonpath={.metadata.generation}'])), '2');
 
     const describe = await kp.kubectlOk(['describe', 'sts', 'web']);
-    assert.match(describe, /^Replicas:\s+3 desired \| 0 total$/m);
+    assert.match(describe, /^Replicas:\s+3 desired \| 3 total$/m);
+    assert.match(describe, /^Pods Status:\s+3 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed$/m);
     assert.match(describe, /^Update Strategy:\s+RollingUpdate$/m);
     assert.match(describe, /^Volume Claims:\n\s+Name:\s+www$/m);
 
