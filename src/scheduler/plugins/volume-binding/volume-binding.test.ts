@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../../api/index.js';
+import type { CSIDriver, CSIStorageCapacity, KubeObject, Node, PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../../api/index.js';
 import { newClientset } from '../../../client/index.js';
 import { newSharedInformerFactory, type SharedInformerFactory } from '../../../informers/index.js';
 import { newFakeTransport } from '../../../testing/index.js';
@@ -14,7 +14,7 @@ import { FakeClock } from '../../../util/clock/index.js';
 import { newPodInfo, NodeInfo } from '../../node-info.js';
 import { makeNode, makePod, makePodWithClaims, makePV, makePVC, makeStorageClass } from '../../testing/fixtures.js';
 import { CycleState, type FilterStatus } from '../types.js';
-import { ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT, ERR_REASON_PV_NOT_EXIST } from './binder.js';
+import { ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT, ERR_REASON_NOT_ENOUGH_SPACE, ERR_REASON_PV_NOT_EXIST } from './binder.js';
 import { VolumeBinding } from './volume-binding.js';
 
 const WAIT = makeStorageClass('wait-sc', 'WaitForFirstConsumer');
@@ -31,7 +31,7 @@ interface Fixture {
 }
 
 /** A plugin whose informer caches hold `objects` (never started: the cache is filled by hand). */
-async function fixture(objects: Array<PersistentVolume | PersistentVolumeClaim | StorageClass>, nodes: Node[] = [makeNode('node-1', { labels: { zone: 'a' } })]): Promise<Fixture> {
+async function fixture(objects: Array<PersistentVolume | PersistentVolumeClaim | StorageClass | CSIDriver | CSIStorageCapacity>, nodes: Node[] = [makeNode('node-1', { labels: { zone: 'a' } })]): Promise<Fixture> {
   const clock = new FakeClock();
   const client = newClientset(await newFakeTransport({ clock }));
   const informers = newSharedInformerFactory(client, { clock });
@@ -45,6 +45,8 @@ async function fixture(objects: Array<PersistentVolume | PersistentVolumeClaim |
     const withRV = <T extends { metadata?: KubeObject['metadata'] }>(obj: T): T => ({ ...obj, metadata: { resourceVersion: '1', ...obj.metadata } });
     if (o.kind === 'StorageClass') informers.storage.storageClasses().getIndexer().add(withRV(o));
     else if (o.kind === 'PersistentVolume') informers.core.persistentVolumes().getIndexer().add(withRV(o));
+    else if (o.kind === 'CSIDriver') informers.storage.csiDrivers().getIndexer().add(withRV(o));
+    else if (o.kind === 'CSIStorageCapacity') informers.storage.csiStorageCapacities().getIndexer().add(withRV(o));
     else informers.core.persistentVolumeClaims().getIndexer().add(withRV(o as PersistentVolumeClaim));
   }
   return { plugin, informers, nodes: nodeInfos };
@@ -201,5 +203,52 @@ describe('FindPodVolumes (binder_test.go)', () => {
     const r = run(f);
     f.plugin.reserve(r.podInfo, r.state, 'node-1');
     assert.equal(f.plugin.preBindPreFlight(r.podInfo, r.state), false);
+  });
+});
+
+/** A CSIDriver named as the classes' provisioner; `storageCapacity` opts it into capacity tracking. */
+const driver = (storageCapacity: boolean): CSIDriver => ({ apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'kubeplane.io/simulated' }, spec: { storageCapacity } });
+
+/** A CSIStorageCapacity of class `wait-sc` for the nodes of `zone`. */
+function capacity(name: string, zone: string, amounts: { capacity?: string; maximumVolumeSize?: string }): CSIStorageCapacity {
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSIStorageCapacity',
+    metadata: { name, namespace: 'kube-system' },
+    storageClassName: 'wait-sc',
+    nodeTopology: { matchLabels: { zone } },
+    ...amounts,
+  };
+}
+
+// binder_test.go TestCapacity: only drivers that opt in are checked; a capacity object of the class,
+// reachable from the node, must hold the request (maximumVolumeSize, when set, is the limit).
+describe('VolumeBinding storage capacity (binder_test.go TestCapacity)', () => {
+  const nodes = [makeNode('node-1', { labels: { zone: 'a' } }), makeNode('node-2', { labels: { zone: 'b' } })];
+  const claim = makePVC('pvc-a', { cls: 'wait-sc', size: '2Gi' });
+
+  test('a driver without storageCapacity is not checked', async () => {
+    const r = run(await fixture([WAIT, claim, driver(false)], nodes));
+    assert.deepEqual([r.filters.get('node-1'), r.filters.get('node-2')], [undefined, undefined]);
+  });
+
+  test('no capacity object: not enough free storage anywhere', async () => {
+    const r = run(await fixture([WAIT, claim, driver(true)], nodes));
+    assert.deepEqual(reasons(r.filters.get('node-1')), ['UnschedulableAndUnresolvable', ERR_REASON_NOT_ENOUGH_SPACE]);
+  });
+
+  test('enough capacity in zone a only: node-1 fits, node-2 does not', async () => {
+    const r = run(await fixture([WAIT, claim, driver(true), capacity('cap-a', 'a', { capacity: '10Gi' }), capacity('cap-b', 'b', { capacity: '1Gi' })], nodes));
+    assert.equal(r.filters.get('node-1'), undefined);
+    assert.deepEqual(reasons(r.filters.get('node-2')), ['UnschedulableAndUnresolvable', ERR_REASON_NOT_ENOUGH_SPACE]);
+  });
+
+  test('maximumVolumeSize is the limit when set, and a malformed amount counts as none', async () => {
+    const small = run(await fixture([WAIT, claim, driver(true), capacity('cap-a', 'a', { capacity: '10Gi', maximumVolumeSize: '1Gi' })], nodes));
+    assert.deepEqual(reasons(small.filters.get('node-1')), ['UnschedulableAndUnresolvable', ERR_REASON_NOT_ENOUGH_SPACE]);
+    const large = run(await fixture([WAIT, claim, driver(true), capacity('cap-a', 'a', { capacity: '1Gi', maximumVolumeSize: '2Gi' })], nodes));
+    assert.equal(large.filters.get('node-1'), undefined);
+    const bad = run(await fixture([WAIT, claim, driver(true), capacity('cap-a', 'a', { capacity: 'lots' })], nodes));
+    assert.deepEqual(reasons(bad.filters.get('node-1')), ['UnschedulableAndUnresolvable', ERR_REASON_NOT_ENOUGH_SPACE]);
   });
 });
