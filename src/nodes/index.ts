@@ -5,7 +5,6 @@ export {
   healthyNodeConditions,
   nodeHeartbeatStage,
   nodeInitializeStage,
-  podCompleteStage,
   podDeleteStage,
   podCreateStage,
   podReadyStage,
@@ -22,6 +21,17 @@ export {
   type StageResult,
 } from './stages.js';
 export { imageRepository } from './pod-status.js';
+export {
+  activeDeadlineAt,
+  containerProgram,
+  onFailureRestartStages,
+  podActiveDeadlineStage,
+  podContainerExitStage,
+  runsToCompletion,
+  withActiveDeadline,
+  DEADLINE_EXCEEDED_MESSAGE,
+  DEADLINE_EXCEEDED_REASON,
+} from './completion-stages.js';
 export {
   backOffMs,
   crashLoopStages,

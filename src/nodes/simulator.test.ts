@@ -142,6 +142,7 @@ describe('NodeSimulator', () => {
 
   test('a Job pod completes after running', async () => {
     const job = boundPod('j', 'n1', { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'job', uid: 'job-uid', controller: true }] });
+    job.spec = { ...job.spec!, restartPolicy: 'Never' };
     const s = await setup([job] as KubeObject[]);
     await s.sim.addNode({ name: 'n1' });
     await s.settle(async () => (await s.pod('j')).status?.phase === 'Succeeded', 250);
@@ -205,20 +206,20 @@ describe('NodeSimulator', () => {
   });
 });
 
-describe('NodeSimulator failure paths', () => {
-  /** Steps 100 ms at a time for `ms`, recording every change of `observe()` with its time (s since start). */
-  async function timeline(s: Awaited<ReturnType<typeof setup>>, ms: number, observe: () => Promise<string>): Promise<Array<[number, string]>> {
-    const t0 = s.clock.now();
-    const seen: Array<[number, string]> = [];
-    for (let t = 0; t <= ms; t += 100) {
-      await flushAsync();
-      const v = await observe();
-      if (seen.at(-1)?.[1] !== v) seen.push([(s.clock.now() - t0) / 1000, v]);
-      await s.clock.stepAsync(100);
-    }
-    return seen;
+/** Steps 100 ms at a time for `ms`, recording every change of `observe()` with its time (s since start). */
+async function timeline(s: Awaited<ReturnType<typeof setup>>, ms: number, observe: () => Promise<string>): Promise<Array<[number, string]>> {
+  const t0 = s.clock.now();
+  const seen: Array<[number, string]> = [];
+  for (let t = 0; t <= ms; t += 100) {
+    await flushAsync();
+    const v = await observe();
+    if (seen.at(-1)?.[1] !== v) seen.push([(s.clock.now() - t0) / 1000, v]);
+    await s.clock.stepAsync(100);
   }
+  return seen;
+}
 
+describe('NodeSimulator failure paths', () => {
   test('an image containing "doesnotexist": ErrImagePull, ImagePullBackOff, pulls again after 10 s, 20 s, 40 s; never Ready', async () => {
     const pod = boundPod('bad', 'n1');
     pod.spec = { nodeName: 'n1', containers: [{ name: 'app', image: 'nginx:doesnotexist' }, { name: 'side', image: 'busybox' }] };
@@ -292,6 +293,124 @@ describe('NodeSimulator failure paths', () => {
     await s.clock.stepAsync(30_000);
     const c = (await s.pod('once')).status?.containerStatuses?.[0];
     assert.deepEqual([c?.state?.terminated?.exitCode, c?.restartCount], [1, 0]);
+    await s.stop();
+  });
+});
+
+describe('NodeSimulator run-to-completion pods', () => {
+  const withSpec = (name: string, spec: Partial<NonNullable<Pod['spec']>>, meta: Partial<Pod['metadata']> = {}): Pod => {
+    const p = boundPod(name, 'n1', { uid: `u-${name}`, ...meta });
+    p.spec = { ...p.spec!, ...spec };
+    return p;
+  };
+  const sh = (script: string) => ({ name: 'app', image: 'busybox', command: ['sh', '-c', script] });
+  const state = async (s: Awaited<ReturnType<typeof setup>>, name: string): Promise<string> => {
+    const p = await s.pod(name);
+    const c = p.status?.containerStatuses?.[0];
+    const st = c?.state?.waiting?.reason ?? (c?.state?.terminated ? `${c.state.terminated.reason}(${c.state.terminated.exitCode})` : c?.state?.running ? 'Running' : '');
+    const ready = p.status?.conditions?.find((x) => x.type === 'Ready');
+    return `${p.status?.phase ?? ''}/${st}/${c?.restartCount ?? ''}/${ready?.status ?? ''}${ready?.reason ? `:${ready.reason}` : ''}`;
+  };
+  // Container times count from status startedAt, which has RFC 3339 second precision (as the API's
+  // metav1.Time): a container started at 0.5 s (startedAt 0 s) running 5 s ends at 5 s.
+  const start = async (pods: Pod[]) => {
+    const s = await setup(pods as KubeObject[]);
+    await s.sim.addNode({ name: 'n1' });
+    await s.settle(() => Promise.resolve(s.sim.nodeNames().includes('n1')));
+    return s;
+  };
+
+  test("restartPolicy Never, sh -c 'sleep 5; exit 3': Error with exit code 3 five seconds after it started, pod Failed", async () => {
+    const s = await start([withSpec('x', { restartPolicy: 'Never', containers: [sh('echo hello; sleep 5; exit 3')] })]);
+    const seen = await timeline(s, 8000, () => state(s, 'x'));
+    assert.deepEqual(seen, [
+      [0, 'Pending/ContainerCreating/0/False:ContainersNotReady'],
+      [0.5, 'Running/Running/0/True'],
+      [5, 'Failed/Error(3)/0/False:PodFailed'],
+    ]);
+    const p = await s.pod('x');
+    const t = p.status?.containerStatuses?.[0]?.state?.terminated;
+    assert.equal(parseTime(t?.finishedAt)! - parseTime(t?.startedAt)!, 5000);
+    assert.match(String(t?.containerID), /^kubeplane:\/\//);
+    assert.equal(p.status?.containerStatuses?.[0]?.ready, false);
+    assert.equal(p.status?.conditions?.find((c) => c.type === 'ContainersReady')?.reason, 'PodFailed');
+    await s.stop();
+  });
+
+  test('restartPolicy Never, all containers exit 0 at their own times: Running until the last, then Succeeded / PodCompleted', async () => {
+    const pod = withSpec('ok', { restartPolicy: 'Never', containers: [sh('sleep 1'), { ...sh('sleep 3'), name: 'b' }] });
+    const s = await start([pod]);
+    await s.clock.stepAsync(500);
+    await s.settle(async () => (await s.pod('ok')).status?.phase === 'Running');
+    await s.clock.stepAsync(1000);
+    await s.settle(async () => !!(await s.pod('ok')).status?.containerStatuses?.[0]?.state?.terminated);
+    let p = await s.pod('ok');
+    assert.equal(p.status?.phase, 'Running');
+    assert.equal(p.status?.conditions?.find((c) => c.type === 'Ready')?.message, 'containers with unready status: [app]');
+    await s.clock.stepAsync(2000);
+    await s.settle(async () => (await s.pod('ok')).status?.phase === 'Succeeded');
+    p = await s.pod('ok');
+    assert.deepEqual(p.status?.containerStatuses?.map((c) => [c.name, c.state?.terminated?.reason, c.state?.terminated?.exitCode]), [['app', 'Completed', 0], ['b', 'Completed', 0]]);
+    assert.deepEqual(
+      p.status?.conditions?.map((c) => [c.type, c.status, c.reason ?? '']),
+      [['PodReadyToStartContainers', 'False', ''], ['Initialized', 'True', 'PodCompleted'], ['Ready', 'False', 'PodCompleted'], ['ContainersReady', 'False', 'PodCompleted'], ['PodScheduled', 'True', '']],
+    );
+    await s.stop();
+  });
+
+  test('no command: the image entrypoint runs 1 s and succeeds; restartPolicy Always keeps running', async () => {
+    const s = await start([withSpec('img', { restartPolicy: 'Never' }), withSpec('svc', { restartPolicy: 'Always' })]);
+    const seen = await timeline(s, 5000, async () => `${await state(s, 'img')} ${await state(s, 'svc')}`);
+    assert.deepEqual(seen.map(([t, v]) => [t, v.split(' ')[0]]).filter((x, i, a) => i === 0 || x[1] !== a[i - 1]![1]), [
+      [0, 'Pending/ContainerCreating/0/False:ContainersNotReady'],
+      [0.5, 'Running/Running/0/True'],
+      [1, 'Succeeded/Completed(0)/0/False:PodCompleted'],
+    ]);
+    assert.equal((await s.pod('svc')).status?.phase, 'Running');
+    await s.stop();
+  });
+
+  test('restartPolicy OnFailure: restarted at once, then CrashLoopBackOff 10 s, 20 s; lastState keeps the exit; Running throughout', async () => {
+    const s = await start([withSpec('retry', { restartPolicy: 'OnFailure', containers: [sh('sleep 2; exit 1')] })]);
+    const seen = await timeline(s, 40_000, () => state(s, 'retry'));
+    assert.deepEqual(seen, [
+      [0, 'Pending/ContainerCreating/0/False:ContainersNotReady'],
+      [0.5, 'Running/Running/0/True'],
+      [2, 'Running/Error(1)/0/False:ContainersNotReady'],
+      [3, 'Running/Running/1/True'],
+      [5, 'Running/Error(1)/1/False:ContainersNotReady'],
+      [6, 'Running/CrashLoopBackOff/1/False:ContainersNotReady'],
+      [16, 'Running/Running/2/True'],
+      [18, 'Running/Error(1)/2/False:ContainersNotReady'],
+      [19, 'Running/CrashLoopBackOff/2/False:ContainersNotReady'],
+      [39, 'Running/Running/3/True'],
+    ]);
+    const c = (await s.pod('retry')).status?.containerStatuses?.[0];
+    assert.equal(c?.lastState?.terminated?.exitCode, 1);
+    assert.equal(c?.lastState?.terminated?.reason, 'Error');
+    await s.stop();
+  });
+
+  test('restartPolicy OnFailure, a run that exits 0 ends the pod Succeeded', async () => {
+    const s = await start([withSpec('once', { restartPolicy: 'OnFailure', containers: [sh('echo done')] })]);
+    await s.settle(async () => (await s.pod('once')).status?.phase === 'Succeeded', 100);
+    assert.equal((await s.pod('once')).status?.containerStatuses?.[0]?.restartCount, 0);
+    await s.stop();
+  });
+
+  test('activeDeadlineSeconds: Failed / DeadlineExceeded at startTime + deadline, running containers killed (137); also for restartPolicy Always', async () => {
+    const s = await start([
+      withSpec('slow', { restartPolicy: 'Never', activeDeadlineSeconds: 3, containers: [sh('sleep 60')] }),
+      withSpec('svc', { restartPolicy: 'Always', activeDeadlineSeconds: 4 }),
+    ]);
+    const seen = await timeline(s, 6000, async () => `${await state(s, 'slow')} ${await state(s, 'svc')}`);
+    assert.deepEqual(seen.at(-1), [4, 'Failed/Error(137)/0/False:PodFailed Failed/Error(137)/0/False:PodFailed']);
+    assert.ok(seen.some(([t, v]) => t === 3 && v.startsWith('Failed/') && v.includes(' Running/')));
+    const p = await s.pod('slow');
+    assert.equal(p.status?.reason, 'DeadlineExceeded');
+    assert.equal(p.status?.message, 'Pod was active on the node longer than the specified deadline');
+    await s.clock.stepAsync(120_000);
+    assert.equal((await s.pod('slow')).status?.phase, 'Failed');
     await s.stop();
   });
 });

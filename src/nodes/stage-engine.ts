@@ -93,7 +93,7 @@ export class StageEngine<T extends Pod | Node> {
   private delayFor(stage: Stage<T>, obj: T, now: number): number {
     const jitter = stage.jitterMs ? this.opts.rand.int(stage.jitterMs) : 0;
     const delay = (typeof stage.delayMs === 'number' ? stage.delayMs : stage.delayMs(obj, now)) + jitter;
-    const limit = stage.delayLimitMs?.(obj);
+    const limit = stage.delayLimitMs?.(obj, now);
     return limit === undefined ? delay : Math.min(delay, limit);
   }
 }

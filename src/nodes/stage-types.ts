@@ -43,8 +43,11 @@ export interface Stage<T = Pod | Node> {
   delayMs: number | ((obj: T, now: number) => number);
   /** Extra random delay in [0, jitterMs), ms. */
   jitterMs?: number;
-  /** Upper bound for this object's delay, ms (e.g. a pod's deletion grace period). */
-  delayLimitMs?: (obj: T) => number | undefined;
+  /**
+   * Upper bound for this object's delay, ms, computed when the stage is selected at `now` (ms): e.g.
+   * a pod's deletion grace period, or the time left before its activeDeadlineSeconds.
+   */
+  delayLimitMs?: (obj: T, now: number) => number | undefined;
   next: (obj: T, ctx: StageContext) => StageResult;
 }
 

@@ -103,8 +103,8 @@ describe('pod stages', () => {
   });
   test('pod-delete delay is capped by the grace period', () => {
     const s = podDeleteStage(5000);
-    assert.equal(s.delayLimitMs?.({ ...pod, metadata: { ...pod.metadata, deletionGracePeriodSeconds: 2 } }), 2000);
-    assert.equal(s.delayLimitMs?.(pod), undefined);
+    assert.equal(s.delayLimitMs?.({ ...pod, metadata: { ...pod.metadata, deletionGracePeriodSeconds: 2 } }, ctx.now), 2000);
+    assert.equal(s.delayLimitMs?.(pod, ctx.now), undefined);
     assert.deepEqual(s.next(pod, ctx), { delete: true });
   });
 });

@@ -8,11 +8,12 @@
  * For every object the engine (stage-engine.ts) uses the first stage, in list order, whose selector
  * matches.
  */
-import type { ContainerStatus, Node, NodeCondition, NodeStatus, Pod } from '../api/index.js';
+import type { ContainerStatus, Node, NodeCondition, NodeStatus } from '../api/index.js';
 import { formatTime } from '../util/clock/index.js';
+import { onFailureRestartStages, podActiveDeadlineStage, podContainerExitStage, withActiveDeadline } from './completion-stages.js';
 import { crashLoopStages, imagePullFailureStages } from './failure-stages.js';
 import { sha256Hex } from './hash.js';
-import { containerID, isBeingDeleted, phaseOf, podConditions, running, setConditions } from './pod-status.js';
+import { containerID, isBeingDeleted, phaseOf, podConditions, running } from './pod-status.js';
 import type { NodeStage, PodStage, AnyStage, SimulatedNodeInfo } from './stage-types.js';
 
 export type { AnyStage, NodeStage, PodStage, SimulatedNodeInfo, Stage, StageContext, StageResult } from './stage-types.js';
@@ -22,8 +23,6 @@ export interface DefaultStageOptions {
   /** Bound pod → Running/Ready, or to its first failure (default 500, jitter 500). */
   podReadyDelayMs?: number;
   podReadyJitterMs?: number;
-  /** Running Job pod → Succeeded (default 1000). */
-  podCompleteDelayMs?: number;
   /** Terminating pod → gone, capped by its deletionGracePeriodSeconds (default 500). */
   podDeleteDelayMs?: number;
   /**
@@ -35,9 +34,6 @@ export interface DefaultStageOptions {
 }
 
 // ---- pods -------------------------------------------------------------------------------------
-
-const isOwnedByJob = (pod: Pod): boolean =>
-  (pod.metadata?.ownerReferences ?? []).some((r) => r.kind === 'Job' && r.apiVersion.startsWith('batch/'));
 
 /**
  * pod-create: a pod just bound to a simulated node ⇒ what the kubelet reports while it creates the
@@ -117,53 +113,6 @@ export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
           startTime: pod.status?.startTime ?? now,
           containerStatuses: (pod.spec?.containers ?? []).map((c) => running(pod, c, now)),
           ...(initContainerStatuses.length > 0 ? { initContainerStatuses } : {}),
-        },
-      };
-    },
-  };
-}
-
-/**
- * pod-complete: a Running pod owned by a Job ⇒ Succeeded, containers terminated with exit code 0,
- * reason Completed (kwok `pod-complete`); Ready and ContainersReady turn False with reason PodCompleted.
- */
-export function podCompleteStage(delayMs = 1000): PodStage {
-  return {
-    name: 'pod-complete',
-    resource: 'Pod',
-    selector: (pod) => !isBeingDeleted(pod) && phaseOf(pod) === 'Running' && isOwnedByJob(pod),
-    delayMs,
-    next: (pod, ctx) => {
-      const now = formatTime(ctx.now);
-      const containerStatuses = (pod.status?.containerStatuses ?? []).map((s) => ({
-        ...s,
-        ready: false,
-        started: false,
-        state: {
-          terminated: {
-            exitCode: 0,
-            reason: 'Completed',
-            startedAt: s.state?.running?.startedAt ?? now,
-            finishedAt: now,
-            containerID: s.containerID,
-          },
-        },
-      }));
-      return {
-        status: {
-          phase: 'Succeeded',
-          conditions: setConditions(
-            pod,
-            [
-              { type: 'PodReadyToStartContainers', status: 'False' },
-              { type: 'Initialized', status: 'True' },
-              { type: 'Ready', status: 'False', reason: 'PodCompleted' },
-              { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' },
-              { type: 'PodScheduled', status: 'True' },
-            ],
-            now,
-          ),
-          containerStatuses,
         },
       };
     },
@@ -280,16 +229,23 @@ export function nodeHeartbeatStage(delayMs = 5 * 60_000): NodeStage {
 
 /**
  * The default stage set: pods (delete first, so a terminating pod is never made Ready; the failure
- * stages before pod-ready, so a pod meant to fail never turns Ready) and nodes.
+ * stages before pod-ready, so a pod meant to fail never turns Ready; then run-to-completion pods'
+ * containers finishing (completion-stages.ts), every stage bounded by the pod's
+ * activeDeadlineSeconds, with pod-active-deadline last for pods nothing else moves) and nodes.
  */
 export function defaultStages(opts: DefaultStageOptions = {}): AnyStage[] {
-  return [
-    podDeleteStage(opts.podDeleteDelayMs),
+  const pods = [
     podCreateStage(),
     ...imagePullFailureStages(opts.podReadyDelayMs, opts.podReadyJitterMs),
     ...crashLoopStages(opts.podReadyDelayMs, opts.podReadyJitterMs),
     podReadyStage(opts.podReadyDelayMs, opts.podReadyJitterMs),
-    podCompleteStage(opts.podCompleteDelayMs),
+    podContainerExitStage(),
+    ...onFailureRestartStages(),
+  ].map(withActiveDeadline);
+  return [
+    podDeleteStage(opts.podDeleteDelayMs),
+    ...pods,
+    podActiveDeadlineStage(),
     nodeInitializeStage(),
     nodeHeartbeatStage(opts.nodeStatusReportFrequencyMs),
   ];
