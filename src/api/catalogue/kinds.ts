@@ -108,6 +108,7 @@ export const PODS = kind<Pod>()({
   subresources: [
     { name: 'binding', kind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'] },
     { name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+    { name: 'log', kind: 'self', verbs: ['get'] },
     STATUS,
   ],
   client: ['core', 'pods'],

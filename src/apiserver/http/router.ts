@@ -143,11 +143,36 @@ export async function serveResource(
     writeRaw(res, result.code, result.body, 'text/plain');
     return;
   }
+  if (isAsyncIterable(result.body)) {
+    await writeStream(res, result.code, result.body);
+    return;
+  }
   const body = convert ? convertBody(result.body, convert, printer, info, query, ctx.opts.clock.now()) : result.body;
   const contentType = convert ? convertedContentType(convert) : JSON_CONTENT_TYPE;
   const list = body instanceof StreamedList ? body : isList(body) ? streamedListOf(body) : undefined;
   if (list) await writeJSONPieces(res, result.code, contentType, listJSONPieces(list, ctx.serialize));
   else writeJson(res, result.code, body, contentType);
+}
+
+const isAsyncIterable = (v: unknown): v is AsyncIterable<string> =>
+  typeof v === 'object' && v !== null && typeof (v as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+
+/**
+ * Writes a streamed text body (a followed pod log) chunk by chunk, flushed as each comes; stops
+ * reading it when the client goes away.
+ */
+async function writeStream(res: ServerResponse, code: number, body: AsyncIterable<string>): Promise<void> {
+  res.statusCode = code;
+  res.setHeader('Content-Type', 'text/plain');
+  res.flushHeaders();
+  const it = body[Symbol.asyncIterator]();
+  const closed = new Promise<undefined>((resolve) => res.once('close', () => resolve(undefined)));
+  for (;;) {
+    const next = await Promise.race([it.next(), closed]);
+    if (next === undefined || next.done || res.destroyed) break;
+    res.write(next.value);
+  }
+  if (!res.writableEnded && !res.destroyed) res.end();
 }
 
 /** Sets `rr.body` (and `rr.patchType`) from the request body for the verbs that carry one. */

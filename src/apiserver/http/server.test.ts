@@ -169,7 +169,7 @@ describe('legacy discovery (apiserver.md §2.3)', () => {
     assert.equal(body.groupVersion, 'v1');
     const names = body.resources.map((r) => r['name']);
     // The fake serves pods before namespaces; discovery lists a version's resources by name, as upstream's installer sorts its paths.
-    assert.deepEqual(names, ['namespaces', 'namespaces/finalize', 'namespaces/status', 'pods', 'pods/binding', 'pods/eviction', 'pods/status']);
+    assert.deepEqual(names, ['namespaces', 'namespaces/finalize', 'namespaces/status', 'pods', 'pods/binding', 'pods/eviction', 'pods/log', 'pods/status']);
     const ns = body.resources.find((r) => r['name'] === 'namespaces');
     assert.equal(ns?.['namespaced'], false);
     assert.equal('categories' in (ns ?? {}), false);

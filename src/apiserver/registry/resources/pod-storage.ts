@@ -7,7 +7,8 @@ import { deepFreeze } from '../../../machinery/meta/index.js';
 import { field, fieldErrorString, newBadRequest, newConflict, type FieldError } from '../../../machinery/errors/index.js';
 import { formatTime, type Clock } from '../../../util/clock/index.js';
 import { PRIORITY_CLASSES } from '../../../api/catalogue/index.js';
-import type { PriorityClass } from '../../../api/index.js';
+import type { Pod, PriorityClass } from '../../../api/index.js';
+import { podLog } from './pod-logs.js';
 import { admitPodCreate, type PriorityClassLookup } from '../../admission/pod-admission.js';
 import { SYSTEM_PRIORITY_CLASSES } from './priorityclasses.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
@@ -27,13 +28,17 @@ function priorityClasses(storeOf: StorageContext['storeOf']): PriorityClassLooku
   return { get: (name) => served.cached(undefined, name) as unknown as PriorityClass | undefined, list: () => served.cachedObjects() as unknown as PriorityClass[] };
 }
 
-/** The storage extension of pods: admission of new pods, `/binding` and `/eviction` (both answer 201). */
+/**
+ * The storage extension of pods: admission of new pods, `/binding` and `/eviction` (both answer 201),
+ * `/log` (text computed from the simulated container: pod-logs.ts).
+ */
 export function podStorage({ store, clock, storeOf }: StorageContext): StorageExtension {
   return {
     mutateCreate: (pod) => admitPodCreate(pod, priorityClasses(storeOf)),
     subresources: {
       binding: { create: async (req) => ({ code: 201, body: await bindPod(store, clock, req.namespace, req.name, req.body, req.query) }) },
       eviction: { create: async (req) => ({ code: 201, body: await evictPod(store, clock, req.namespace, req.name, req.body, req.query) }) },
+      log: { get: async (req) => ({ code: 200, body: podLog((await store.get(req.namespace, req.name, {})) as Pod, req.query, clock) }) },
     },
   };
 }

@@ -422,6 +422,7 @@ test('discovery info', () => {
     [
       ['binding', 'Binding', 'create'],
       ['eviction', 'Eviction', 'create'],
+      ['log', 'Pod', 'get'],
       ['status', 'Pod', 'get,patch,update'],
     ],
   );

@@ -1,0 +1,68 @@
+/**
+ * Simulated containers that finish, and `kubectl logs`, with the real kubectl: a `--restart=Never`
+ * pod running `sh -c 'echo hello; sleep 2; exit 3'` ends Failed with exit code 3 (STATUS Error) and
+ * its log says hello (also with --timestamps and --tail); a Never pod that succeeds shows Completed;
+ * the upstream errors for a multi-container pod and a missing previous run.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startKubeplane, removeDataDir, eventually, type Kubeplane } from './harness.js';
+
+describe('simulated containers and kubectl logs with real kubectl', { timeout: 120_000 }, () => {
+  let kp: Kubeplane;
+  before(async () => {
+    kp = await startKubeplane({ nodes: 1 });
+  });
+  after(async () => {
+    await kp.stop();
+    removeDataDir(kp.dataDir);
+  });
+
+  const status = async (pod: string): Promise<string> => {
+    const line = (await kp.kubectlOk(['get', 'pod', pod, '--no-headers'])).trim();
+    return line.split(/\s+/)[2] ?? '';
+  };
+
+  test("kubectl run --restart=Never -- sh -c 'echo hello; sleep 2; exit 3': Error, exit code 3, logs", async () => {
+    await kp.kubectlOk(['run', 'x', '--image=busybox', '--restart=Never', '--', 'sh', '-c', 'echo hello; echo world; sleep 2; exit 3']);
+    await eventually('pod x Error', async () => ((await status('x')) === 'Error' ? true : undefined), 30_000);
+    assert.equal((await kp.kubectlOk(['get', 'pod', 'x', '-o', 'jsonpath={.status.phase} {.status.containerStatuses[0].state.terminated.exitCode}'])).trim(), 'Failed 3');
+    assert.equal(await kp.kubectlOk(['logs', 'x']), 'hello\nworld\n');
+    assert.equal(await kp.kubectlOk(['logs', 'x', '--tail=1']), 'world\n');
+    assert.match(await kp.kubectlOk(['logs', 'x', '--timestamps']), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z hello\n\S+ world\n$/);
+    const prev = await kp.kubectl(['logs', 'x', '--previous']);
+    assert.notEqual(prev.code, 0);
+    assert.match(prev.stderr, /previous terminated container "x" in pod "x" not found/);
+  });
+
+  test('a Never pod that succeeds shows Completed; a pod of two containers needs -c', async () => {
+    await kp.kubectlOk(['run', 'ok', '--image=busybox', '--restart=Never', '--', 'echo', 'done']);
+    await eventually('pod ok Completed', async () => ((await status('ok')) === 'Completed' ? true : undefined), 30_000);
+    assert.equal(await kp.kubectlOk(['logs', 'ok']), 'done\n');
+    const manifest = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'two' },
+      spec: {
+        restartPolicy: 'Never',
+        containers: [
+          { name: 'a', image: 'busybox', command: ['sh', '-c', 'echo from-a'] },
+          { name: 'b', image: 'busybox', command: ['sh', '-c', 'echo from-b; sleep 1'] },
+        ],
+      },
+    });
+    await kp.kubectlOk(['apply', '-f', '-'], manifest);
+    await eventually('pod two Completed', async () => ((await status('two')) === 'Completed' ? true : undefined), 30_000);
+    assert.equal(await kp.kubectlOk(['logs', 'two', '-c', 'b']), 'from-b\n');
+    // kubectl picks the first container itself when none is named (and says so on stderr).
+    assert.equal(await kp.kubectlOk(['logs', 'two']), 'from-a\n');
+    const bad = await kp.kubectl(['logs', 'two', '-c', 'nope']);
+    assert.match(bad.stderr, /container nope is not valid for pod two/);
+  });
+
+  test('kubectl logs -f follows until the container ends', async () => {
+    await kp.kubectlOk(['run', 'f', '--image=busybox', '--restart=Never', '--', 'sh', '-c', 'sleep 1; echo one; sleep 1; echo two']);
+    await eventually('pod f running', async () => ((await status('f')) === 'Running' ? true : undefined), 30_000);
+    assert.equal(await kp.kubectlOk(['logs', '-f', 'f']), 'one\ntwo\n');
+  });
+});
