@@ -65,4 +65,12 @@ describe('simulated containers and kubectl logs with real kubectl', { timeout: 1
     await eventually('pod f running', async () => ((await status('f')) === 'Running' ? true : undefined), 30_000);
     assert.equal(await kp.kubectlOk(['logs', '-f', 'f']), 'one\ntwo\n');
   });
+
+  test('kubectl exec and port-forward: a 400 saying containers are simulated', async () => {
+    await kp.kubectlOk(['run', 'svc', '--image=nginx:1.27']);
+    await eventually('pod svc running', async () => ((await status('svc')) === 'Running' ? true : undefined), 30_000);
+    const exec = await kp.kubectl(['exec', 'svc', '--', 'ls']);
+    assert.notEqual(exec.code, 0);
+    assert.match(exec.stderr, /exec is not available for pod svc: its containers are simulated by kubeplane/);
+  });
 });

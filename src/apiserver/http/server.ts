@@ -30,6 +30,7 @@ import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, 
 import { isLongRunning, isMutating, requestInfoOf } from './requestinfo.js';
 import { resolveResource, serveResource, type ResourceContext } from './router.js';
 import { maxConnectionsOf, nodeServerOptions, type ServingOptions } from './serving.js';
+import { rejectUpgrade } from './upgrade.js';
 import { armRequestTimeout, DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutMs } from './timeout.js';
 import type { ApiServerCore, HttpHandlerOptions } from './types.js';
 
@@ -338,6 +339,7 @@ export function startHttpServer(core: ApiServerCore, opts: HttpServerOptions): P
   const handler = createHttpHandler(core, opts);
   const serverOptions = nodeServerOptions(opts);
   const server: http.Server = opts.tls ? https.createServer({ ...serverOptions, cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(serverOptions, handler);
+  server.on('upgrade', rejectUpgrade);
   const maxConnections = maxConnectionsOf(opts);
   if (maxConnections > 0) server.maxConnections = maxConnections;
   return new Promise((resolve, reject) => {
