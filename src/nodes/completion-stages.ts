@@ -191,6 +191,72 @@ export function onFailureRestartStages(): PodStage[] {
   ];
 }
 
+// ---- init containers ---------------------------------------------------------------------------
+
+/** The regular (non-sidecar) init containers of a run-to-completion pod and their programs, in order. */
+function initPrograms(pod: Pod): Array<{ c: Container; exitCode: number; durationMs: number }> {
+  if (!runsToCompletion(pod)) return [];
+  return (pod.spec?.initContainers ?? [])
+    .filter((c) => c.restartPolicy !== 'Always')
+    .map((c) => {
+      const p = containerProgram(pod, c);
+      // A never-ending init container would hold the pod Pending forever; it counts as instant.
+      return { c, exitCode: p.exitCode, durationMs: Number.isFinite(p.durationMs) ? p.durationMs : 0 };
+    });
+}
+
+/**
+ * How long the init containers of a run-to-completion pod run one after the other, ms, up to and
+ * including the first that fails under restartPolicy Never (the kubelet stops there). 0 for other pods.
+ */
+export function initContainersMs(pod: Pod): number {
+  let total = 0;
+  for (const p of initPrograms(pod)) {
+    total += p.durationMs;
+    if (p.exitCode !== 0 && pod.spec?.restartPolicy === 'Never') break;
+  }
+  return total;
+}
+
+/**
+ * The init container statuses of a run-to-completion pod whose init containers just finished at
+ * `now` (ms), run back to back; and, when one failed under restartPolicy Never, its name (the pod
+ * then fails with it: kubectl shows `Init:Error`). Other exit codes are taken as success (OnFailure
+ * init restarts are not simulated). undefined for pods not run to completion.
+ */
+export function finishedInitContainers(pod: Pod, now: number): { statuses: ContainerStatus[]; failed?: string } | undefined {
+  if (!runsToCompletion(pod)) return undefined;
+  let t = now - initContainersMs(pod);
+  let failed: string | undefined;
+  const statuses = (pod.spec?.initContainers ?? []).map((c): ContainerStatus => {
+    const base = { name: c.name, image: c.image ?? '', imageID: '', containerID: containerID(pod, c), restartCount: 0 };
+    if (c.restartPolicy === 'Always') return { ...base, ready: !failed, started: !failed, state: failed ? { waiting: { reason: 'PodInitializing' } } : { running: { startedAt: formatTime(t) } } };
+    if (failed) return { ...base, ready: false, started: false, state: { waiting: { reason: 'PodInitializing' } } };
+    const p = initPrograms(pod).find((x) => x.c.name === c.name) as { exitCode: number; durationMs: number };
+    const startedAt = formatTime(t);
+    t += p.durationMs;
+    const exitCode = pod.spec?.restartPolicy === 'Never' ? p.exitCode : 0;
+    if (exitCode !== 0) failed = c.name;
+    const state = { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt, finishedAt: formatTime(t), containerID: base.containerID } };
+    return { ...base, ready: exitCode === 0, started: false, state };
+  });
+  return failed ? { statuses, failed } : { statuses };
+}
+
+/** The status of a Never pod whose init container `failed` exited non-zero: Failed, containers never started. */
+export function initFailedStatus(pod: Pod, statuses: ContainerStatus[], now: string): StageResult['status'] {
+  const containerStatuses = (pod.spec?.containers ?? []).map((c): ContainerStatus => ({
+    name: c.name,
+    image: c.image ?? '',
+    imageID: '',
+    ready: false,
+    started: false,
+    restartCount: 0,
+    state: { waiting: { reason: 'PodInitializing' } },
+  }));
+  return { phase: 'Failed', conditions: terminalConditions(pod, 'Failed', now), initContainerStatuses: statuses, containerStatuses };
+}
+
 // ---- activeDeadlineSeconds --------------------------------------------------------------------
 
 /** When (ms) the pod's activeDeadlineSeconds runs out, or undefined (no deadline, not started, terminal, deleting). */

@@ -413,4 +413,22 @@ describe('NodeSimulator run-to-completion pods', () => {
     assert.equal((await s.pod('slow')).status?.phase, 'Failed');
     await s.stop();
   });
+
+  test('init containers of a Never pod run first, one after the other; one failing fails the pod (Init:Error)', async () => {
+    const init = (name: string, script: string) => ({ ...sh(script), name });
+    const s = await start([
+      withSpec('inits', { restartPolicy: 'Never', initContainers: [init('i1', 'sleep 2'), init('i2', 'sleep 1')], containers: [sh('echo main')] }),
+      withSpec('badinit', { restartPolicy: 'Never', initContainers: [init('i1', 'sleep 1; exit 2'), init('i2', 'true')], containers: [sh('echo main')] }),
+    ]);
+    const seen = await timeline(s, 5000, async () => (await s.pod('inits')).status?.phase ?? '');
+    assert.deepEqual(seen.map(([t, v]) => [t, v]), [[0, 'Pending'], [3.5, 'Succeeded']]);
+    const p = await s.pod('inits');
+    const ts = p.status?.initContainerStatuses?.map((c) => [c.name, c.state?.terminated?.reason, (parseTime(c.state?.terminated?.finishedAt) ?? 0) - (parseTime(c.state?.terminated?.startedAt) ?? 0)]);
+    assert.deepEqual(ts, [['i1', 'Completed', 2000], ['i2', 'Completed', 1000]]);
+    const bad = await s.pod('badinit');
+    assert.equal(bad.status?.phase, 'Failed');
+    assert.deepEqual(bad.status?.initContainerStatuses?.map((c) => [c.name, c.state?.terminated?.exitCode ?? c.state?.waiting?.reason]), [['i1', 2], ['i2', 'PodInitializing']]);
+    assert.equal(bad.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'PodInitializing');
+    await s.stop();
+  });
 });

@@ -10,7 +10,7 @@
  */
 import type { ContainerStatus, Node, NodeCondition, NodeStatus } from '../api/index.js';
 import { formatTime } from '../util/clock/index.js';
-import { onFailureRestartStages, podActiveDeadlineStage, podContainerExitStage, withActiveDeadline } from './completion-stages.js';
+import { finishedInitContainers, initContainersMs, initFailedStatus, onFailureRestartStages, podActiveDeadlineStage, podContainerExitStage, withActiveDeadline } from './completion-stages.js';
 import { crashLoopStages, imagePullFailureStages } from './failure-stages.js';
 import { sha256Hex } from './hash.js';
 import { containerID, isBeingDeleted, phaseOf, podConditions, running } from './pod-status.js';
@@ -81,19 +81,24 @@ export function podCreateStage(delayMs = 0): PodStage {
  * kubelet reports it (kwok `pod-ready`): conditions PodReadyToStartContainers, Initialized,
  * ContainersReady, Ready and PodScheduled True; containers running; completed init containers
  * terminated with exit code 0 (sidecars running); hostIP(s) from the node, podIP(s) from its CIDR;
- * startTime kept if set.
+ * startTime kept if set. For run-to-completion pods the init containers first run their programs one
+ * after the other (the delay grows by their run times; completion-stages.ts), and one failing under
+ * restartPolicy Never fails the pod.
  */
 export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
   return {
     name: 'pod-ready',
     resource: 'Pod',
     selector: (pod) => !isBeingDeleted(pod) && phaseOf(pod) === 'Pending' && !!pod.status?.startTime,
-    delayMs,
+    delayMs: (pod) => delayMs + initContainersMs(pod),
     jitterMs,
     next: (pod, ctx) => {
       const now = formatTime(ctx.now);
       const podIP = ctx.allocatePodIP(pod);
-      const initContainerStatuses = (pod.spec?.initContainers ?? []).map((c): ContainerStatus =>
+      const ran = finishedInitContainers(pod, ctx.now);
+      const network = { hostIP: ctx.node.internalIP, hostIPs: [{ ip: ctx.node.internalIP }], podIP, podIPs: [{ ip: podIP }], startTime: pod.status?.startTime ?? now };
+      if (ran?.failed) return { status: { ...initFailedStatus(pod, ran.statuses, now), ...network } };
+      const initContainerStatuses = ran?.statuses ?? (pod.spec?.initContainers ?? []).map((c): ContainerStatus =>
         c.restartPolicy === 'Always'
           ? running(pod, c, now)
           : {
