@@ -28,7 +28,7 @@ import type { Container, ContainerStatus, Pod } from '../api/index.js';
 import { runProgram } from '../machinery/simcontainer/index.js';
 import { formatTime, parseTime } from '../util/clock/index.js';
 import { backOffMs, goDuration, SIMULATE_ANNOTATION } from './failure-stages.js';
-import { containerID, isBeingDeleted, phaseOf, podConditions, setConditions } from './pod-status.js';
+import { containerID, isBeingDeleted, phaseOf, podConditions, setConditions, waitingContainer } from './pod-status.js';
 import type { PodStage, StageContext, StageResult } from './stage-types.js';
 
 type Terminated = NonNullable<NonNullable<ContainerStatus['state']>['terminated']>;
@@ -245,15 +245,7 @@ export function finishedInitContainers(pod: Pod, now: number): { statuses: Conta
 
 /** The status of a Never pod whose init container `failed` exited non-zero: Failed, containers never started. */
 export function initFailedStatus(pod: Pod, statuses: ContainerStatus[], now: string): StageResult['status'] {
-  const containerStatuses = (pod.spec?.containers ?? []).map((c): ContainerStatus => ({
-    name: c.name,
-    image: c.image ?? '',
-    imageID: '',
-    ready: false,
-    started: false,
-    restartCount: 0,
-    state: { waiting: { reason: 'PodInitializing' } },
-  }));
+  const containerStatuses = (pod.spec?.containers ?? []).map((c) => waitingContainer(c, 'PodInitializing'));
   return { phase: 'Failed', conditions: terminalConditions(pod, 'Failed', now), initContainerStatuses: statuses, containerStatuses };
 }
 

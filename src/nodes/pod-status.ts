@@ -80,3 +80,14 @@ export const running = (pod: Pod, c: Container, startedAt: string): ContainerSta
   restartCount: 0,
   state: { running: { startedAt } },
 });
+
+/** A container not started yet, waiting with `reason` (ContainerCreating, PodInitializing). */
+export const waitingContainer = (c: Container, reason: string): ContainerStatus => ({
+  name: c.name,
+  image: c.image ?? '',
+  imageID: '',
+  ready: false,
+  started: false,
+  restartCount: 0,
+  state: { waiting: { reason } },
+});

@@ -13,7 +13,7 @@ import { formatTime } from '../util/clock/index.js';
 import { finishedInitContainers, initContainersMs, initFailedStatus, onFailureRestartStages, podActiveDeadlineStage, podContainerExitStage, withActiveDeadline } from './completion-stages.js';
 import { crashLoopStages, imagePullFailureStages } from './failure-stages.js';
 import { sha256Hex } from './hash.js';
-import { containerID, isBeingDeleted, phaseOf, podConditions, running } from './pod-status.js';
+import { containerID, isBeingDeleted, phaseOf, podConditions, running, waitingContainer } from './pod-status.js';
 import type { NodeStage, PodStage, AnyStage, SimulatedNodeInfo } from './stage-types.js';
 
 export type { AnyStage, NodeStage, PodStage, SimulatedNodeInfo, Stage, StageContext, StageResult } from './stage-types.js';
@@ -59,17 +59,7 @@ export function podCreateStage(delayMs = 0): PodStage {
           hostIP: ctx.node.internalIP,
           hostIPs: [{ ip: ctx.node.internalIP }],
           startTime: now,
-          containerStatuses: containers.map(
-            (c): ContainerStatus => ({
-              name: c.name,
-              image: c.image ?? '',
-              imageID: '',
-              ready: false,
-              started: false,
-              restartCount: 0,
-              state: { waiting: { reason: 'ContainerCreating' } },
-            }),
-          ),
+          containerStatuses: containers.map((c) => waitingContainer(c, 'ContainerCreating')),
         },
       };
     },
