@@ -25,7 +25,7 @@
  * shared with failure-stages.ts).
  */
 import type { Container, ContainerStatus, Pod } from '../api/index.js';
-import { runProgram } from '../machinery/simcontainer/index.js';
+import { runPodContainer } from '../machinery/simcontainer/index.js';
 import { formatTime, parseTime } from '../util/clock/index.js';
 import { backOffMs, goDuration, SIMULATE_ANNOTATION } from './failure-stages.js';
 import { containerID, isBeingDeleted, phaseOf, podConditions, setConditions, waitingContainer } from './pod-status.js';
@@ -47,9 +47,9 @@ export const runsToCompletion = (pod: Pod): boolean => pod.spec?.restartPolicy =
 const candidate = (pod: Pod): boolean =>
   runsToCompletion(pod) && !isBeingDeleted(pod) && phaseOf(pod) === 'Running' && !pod.metadata?.annotations?.[SIMULATE_ANNOTATION];
 
-/** What the container's program does: output, exit code, run time (ms) — with the pod's HOSTNAME. */
-export function containerProgram(pod: Pod, c: Container): ReturnType<typeof runProgram> {
-  return runProgram(c, { env: { HOSTNAME: pod.metadata?.name ?? '' } });
+/** What the container's program does: output, exit code, run time (ms) — with the pod's HOSTNAME and downward-API env. */
+export function containerProgram(pod: Pod, c: Container): ReturnType<typeof runPodContainer> {
+  return runPodContainer(pod, c);
 }
 
 /** When (ms) the running container ends, or undefined if it never does. */

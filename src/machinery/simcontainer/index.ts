@@ -22,8 +22,10 @@
  * subset (pipes, redirections, `$(…)`, `if`/`for`/`while`…) is one unknown command as a whole. A
  * container without `command`/`args` (the image's own entrypoint) is unknown too.
  *
- * `JOB_COMPLETION_INDEX` is read from env only (the Job controller puts it in the env of Indexed
- * Job pods; the `batch.kubernetes.io/job-completion-index` annotation is not consulted).
+ * `JOB_COMPLETION_INDEX` is read from env only: the Job controller gives Indexed Job pods an env entry
+ * with `valueFrom.fieldRef` on the `batch.kubernetes.io/job-completion-index` annotation, which
+ * {@link runPodContainer} resolves from the pod (other `valueFrom` sources — ConfigMaps, Secrets,
+ * resources — are empty).
  */
 
 /** How long an unknown command runs, ms. */
@@ -33,7 +35,40 @@ export const UNKNOWN_COMMAND_MS = 1000;
 export interface SimContainerSpec {
   command?: readonly string[];
   args?: readonly string[];
-  env?: ReadonlyArray<{ name: string; value?: string }>;
+  env?: ReadonlyArray<{ name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath?: string } } }>;
+}
+
+/** The parts of a core/v1 Pod that `fieldRef` env values read (the downward API). */
+export interface SimPodFields {
+  metadata?: { name?: string; namespace?: string; uid?: string; labels?: Readonly<Record<string, string>>; annotations?: Readonly<Record<string, string>> };
+  spec?: { nodeName?: string; serviceAccountName?: string };
+  status?: { podIP?: string; hostIP?: string };
+}
+
+/**
+ * The value of a downward-API `fieldRef` (pkg/fieldpath `ExtractFieldPathAsString` plus the kubelet's
+ * spec/status fields): `metadata.name|namespace|uid`, `metadata.labels['k']`,
+ * `metadata.annotations['k']` (how the Job controller hands Indexed pods JOB_COMPLETION_INDEX),
+ * `spec.nodeName`, `spec.serviceAccountName`, `status.podIP`, `status.hostIP`; '' for anything else.
+ */
+export function podFieldValue(pod: SimPodFields, fieldPath: string): string {
+  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(fieldPath);
+  if (m) return pod.metadata?.[m[1] as 'labels' | 'annotations']?.[m[2] as string] ?? '';
+  const fields: Record<string, string | undefined> = {
+    'metadata.name': pod.metadata?.name,
+    'metadata.namespace': pod.metadata?.namespace,
+    'metadata.uid': pod.metadata?.uid,
+    'spec.nodeName': pod.spec?.nodeName,
+    'spec.serviceAccountName': pod.spec?.serviceAccountName,
+    'status.podIP': pod.status?.podIP,
+    'status.hostIP': pod.status?.hostIP,
+  };
+  return fields[fieldPath] ?? '';
+}
+
+/** Runs a container of a pod: HOSTNAME is the pod's name, `fieldRef` env values come from the pod. */
+export function runPodContainer(pod: SimPodFields, c: SimContainerSpec): ProgramResult {
+  return runProgram(c, { env: { HOSTNAME: pod.metadata?.name ?? '' }, fieldRef: (path) => podFieldValue(pod, path) });
 }
 
 /** One line the program wrote: `offsetMs` after the container started; `text` without its newline. */
@@ -53,6 +88,8 @@ export interface ProgramResult {
 export interface RunOptions {
   /** Variables added before the container's env (e.g. HOSTNAME); the container's env wins. */
   env?: Readonly<Record<string, string>>;
+  /** Resolves an env entry's `valueFrom.fieldRef.fieldPath`; without it such entries are empty. */
+  fieldRef?: (fieldPath: string) => string;
 }
 
 const SHELLS = /(^|\/)(sh|bash|ash|dash|zsh)$/;
@@ -66,9 +103,12 @@ export function expandKubeRefs(s: string, env: Readonly<Record<string, string>>)
 }
 
 /** The environment of a container: `extra` then its env (with `$(VAR)` references to earlier entries expanded). */
-export function containerEnv(spec: SimContainerSpec, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function containerEnv(spec: SimContainerSpec, extra: Readonly<Record<string, string>> = {}, fieldRef?: (fieldPath: string) => string): Record<string, string> {
   const env: Record<string, string> = { ...extra };
-  for (const e of spec.env ?? []) env[e.name] = expandKubeRefs(e.value ?? '', env);
+  for (const e of spec.env ?? []) {
+    const path = e.valueFrom?.fieldRef?.fieldPath;
+    env[e.name] = path !== undefined ? (fieldRef?.(path) ?? '') : expandKubeRefs(e.value ?? '', env);
+  }
   return env;
 }
 
@@ -77,7 +117,7 @@ export function containerEnv(spec: SimContainerSpec, extra: Readonly<Record<stri
  * duration (ms). Never throws: whatever cannot be understood is an unknown command.
  */
 export function runProgram(spec: SimContainerSpec, opts: RunOptions = {}): ProgramResult {
-  const env = containerEnv(spec, opts.env);
+  const env = containerEnv(spec, opts.env, opts.fieldRef);
   const argv = [...(spec.command ?? []), ...(spec.args ?? [])].map((a) => expandKubeRefs(a, env));
   const sh = new Shell(env);
   if (argv.length === 0) {

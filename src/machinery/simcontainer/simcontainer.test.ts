@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { printf, runProgram, UNKNOWN_COMMAND_MS, type OutputLine, type SimContainerSpec } from './index.js';
+import { printf, runPodContainer, runProgram, UNKNOWN_COMMAND_MS, type OutputLine, type SimContainerSpec } from './index.js';
 
 const sh = (script: string, env: Record<string, string> = {}): SimContainerSpec => ({
   command: ['sh', '-c', script],
@@ -80,5 +80,20 @@ describe('printf', () => {
   });
   test('missing arguments are empty / zero', () => {
     assert.equal(printf(['%s-%d|']), '-0|');
+  });
+});
+
+describe('runPodContainer', () => {
+  test('JOB_COMPLETION_INDEX from the annotation by fieldRef (as the Job controller sets it); HOSTNAME is the pod name', () => {
+    const pod = { metadata: { name: 'job-2-abcde', namespace: 'ns', annotations: { 'batch.kubernetes.io/job-completion-index': '2' } } };
+    const c = {
+      command: ['sh', '-c', 'echo $JOB_COMPLETION_INDEX $HOSTNAME $NS $NONE; exit $JOB_COMPLETION_INDEX'],
+      env: [
+        { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } },
+        { name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        { name: 'NONE', valueFrom: { fieldRef: { fieldPath: 'spec.unknown' } } },
+      ],
+    };
+    assert.deepEqual(runPodContainer(pod, c), { output: lines([0, '2 job-2-abcde ns ']), exitCode: 2, durationMs: 0 });
   });
 });

@@ -16,7 +16,7 @@
  */
 import type { Container, ContainerStatus, Pod } from '../../../api/index.js';
 import { newBadRequest } from '../../../machinery/errors/index.js';
-import { runProgram, type OutputLine } from '../../../machinery/simcontainer/index.js';
+import { runPodContainer, type OutputLine } from '../../../machinery/simcontainer/index.js';
 import { parseTime, type Clock } from '../../../util/clock/index.js';
 
 type Query = Record<string, string>;
@@ -90,7 +90,7 @@ function selectRun(pod: Pod, c: Container, previous: boolean): Run {
 
 /** The program's lines with absolute times (ms); the run's end (ms, Infinity if it never ends). */
 function linesOf(pod: Pod, c: Container, run: Run): { lines: Array<{ at: number; text: string }>; endsAt: number } {
-  const program = runProgram(c, { env: { HOSTNAME: pod.metadata?.name ?? '' } });
+  const program = runPodContainer(pod, c);
   const endsAt = run.finishedAt ?? run.startedAt + program.durationMs;
   const lines = program.output.map((l: OutputLine) => ({ at: run.startedAt + l.offsetMs, text: l.text })).filter((l) => l.at <= endsAt);
   return { lines, endsAt };
