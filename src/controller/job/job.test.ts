@@ -1,0 +1,224 @@
+/**
+ * Job controller tests: the fake transport (the real API server) with started informers and a
+ * FakeClock; the tests play the kubelet by setting pod phases and container statuses by hand. Cases
+ * ported from kubernetes/kubernetes v1.33 pkg/controller/job/job_controller_test.go (TestControllerSyncJob,
+ * TestSyncJobWithJobPodFailurePolicy, TestSyncJobWithJobSuccessPolicy, TestSyncJobWithJobBackoffLimitPerIndex,
+ * TestJobBackoff) where they fit.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Job, JobSpec, Pod } from '../../api/index.js';
+import { newClientset } from '../../client/index.js';
+import { newFakeTransport } from '../../testing/index.js';
+import { newSharedInformerFactory } from '../../informers/index.js';
+import { FakeClock, flushAsync, formatTime } from '../../util/clock/index.js';
+import { SeededRand } from '../../util/random/index.js';
+import { EventRecorder } from '../../client/record/index.js';
+import { silentLogger } from '../../util/runtime/index.js';
+import { processNextWorkItem } from '../../workqueue/index.js';
+import { JobController } from './job-controller.js';
+import { JOB_TRACKING_FINALIZER } from './status.js';
+
+const T0 = Date.UTC(2025, 0, 1);
+
+function newJob(spec: Partial<JobSpec> = {}, name = 'pi'): Job {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace: 'ns' },
+    spec: {
+      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } },
+      ...spec,
+    },
+  };
+}
+
+type PodResult = { phase: 'Succeeded' | 'Failed' | 'Running'; exitCode?: number; conditions?: { type: string; status: string }[]; ready?: boolean };
+
+async function setup(job: Job) {
+  const clock = new FakeClock(T0);
+  const transport = await newFakeTransport({ clock, namespaces: ['ns'], rand: new SeededRand(7) });
+  const client = newClientset(transport);
+  const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
+  const recorder = new EventRecorder(client, { component: 'job-controller', clock, logger: silentLogger });
+  const jc = new JobController({ client, informers, clock, recorder, logger: silentLogger });
+  informers.start();
+  await informers.waitForCacheSync();
+  await client.batch.jobs('ns').create(job);
+  const name = job.metadata?.name ?? '';
+  const pods = async (): Promise<Pod[]> => [...(await client.core.pods('ns').list()).items].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  const getJob = (): Promise<Job> => client.batch.jobs('ns').get(name);
+
+  /**
+   * Runs queued keys (job and orphan-pod queues) until both are idle, stepping the clock by the 1 s
+   * batch period when only delayed keys remain (at most `maxSteps` times). The kubelet part: a pod
+   * being deleted is stopped (phase Failed) and deleted with grace 0.
+   */
+  async function settle(maxSteps = 5): Promise<void> {
+    let steps = 0;
+    for (let i = 0; i < 500; i++) {
+      await flushAsync();
+      if (jc.queue.len() === 0 && jc.orphanQueue.len() === 0) {
+        if (steps++ >= maxSteps) return;
+        await clock.stepAsync(1000);
+        continue;
+      }
+      if (jc.queue.len() > 0) await processNextWorkItem(jc.queue, jc.syncHandler, { name: 'test', logger: silentLogger });
+      if (jc.orphanQueue.len() > 0) await processNextWorkItem(jc.orphanQueue, (k) => jc.syncOrphanPod(k), { name: 'test-orphan', logger: silentLogger });
+      await flushAsync();
+      for (const p of await pods()) {
+        if (!p.metadata?.deletionTimestamp) continue;
+        if (p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded') await finish(p, { phase: 'Failed', exitCode: 137 });
+        await client.core.pods('ns').delete(p.metadata.name ?? '', { gracePeriodSeconds: 0 }).catch(() => undefined);
+      }
+      await flushAsync();
+    }
+    throw new Error('controller did not settle');
+  }
+
+  /** The kubelet's status write for `pod`. */
+  async function finish(pod: Pod, r: PodResult): Promise<void> {
+    const fresh = await client.core.pods('ns').get(pod.metadata?.name ?? '');
+    const now = formatTime(clock.now());
+    const p: Pod = { ...fresh };
+    (p as { status: Pod['status'] }).status = {
+      ...fresh.status,
+      phase: r.phase,
+      conditions: [...(r.conditions ?? []), { type: 'Ready', status: r.ready ? 'True' : 'False' }],
+      containerStatuses: [
+        {
+          name: 'main',
+          image: 'busybox',
+          imageID: '',
+          ready: r.ready ?? false,
+          restartCount: 0,
+          state: r.phase === 'Running' ? { running: { startedAt: now } } : { terminated: { exitCode: r.exitCode ?? (r.phase === 'Succeeded' ? 0 : 1), finishedAt: now } },
+        },
+      ],
+    };
+    await client.core.pods('ns').updateStatus(p);
+  }
+
+  /** Finishes the active (non-terminal, not deleting) pods, up to `n`, with `r`. */
+  async function finishActive(n: number, r: PodResult): Promise<void> {
+    const active = (await pods()).filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+    for (const p of active.slice(0, n)) await finish(p, r);
+  }
+
+  async function events(): Promise<string[]> {
+    return (await client.core.events('ns').list()).items.map((e) => `${e.type ?? ''} ${e.reason ?? ''} ${e.message ?? ''}`);
+  }
+  const cond = (j: Job, type: string) => j.status?.conditions?.find((c) => c.type === type);
+  return { clock, client, jc, pods, getJob, settle, finish, finishActive, events, cond };
+}
+
+const activePods = (ps: Pod[]) => ps.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+
+describe('Job controller: NonIndexed', () => {
+  test('completions 3, parallelism 2: creates pods with the tracking finalizer, counts successes, completes', async () => {
+    const t = await setup(newJob({ completions: 3, parallelism: 2 }));
+    await t.settle();
+    let ps = await t.pods();
+    assert.equal(ps.length, 2);
+    for (const p of ps) {
+      assert.deepEqual(p.metadata?.finalizers, [JOB_TRACKING_FINALIZER]);
+      assert.match(p.metadata?.name ?? '', /^pi-[a-z0-9]{5}$/);
+      assert.equal(p.metadata?.ownerReferences?.[0]?.kind, 'Job');
+    }
+    let job = await t.getJob();
+    assert.equal(job.status?.active ?? 0, 2);
+    assert.equal(job.status?.startTime, formatTime(T0));
+    assert.deepEqual(job.status?.uncountedTerminatedPods, {});
+
+    await t.finishActive(2, { phase: 'Succeeded' });
+    await t.settle();
+    job = await t.getJob();
+    assert.equal(job.status?.succeeded, 2);
+    assert.equal(job.status?.active, 1, 'only one more completion is wanted');
+    ps = await t.pods();
+    assert.equal(ps.filter((p) => p.status?.phase === 'Succeeded' && (p.metadata?.finalizers ?? []).length === 0).length, 2, 'counted pods lose the finalizer');
+    assert.equal(t.cond(job, 'Complete'), undefined);
+
+    await t.finishActive(1, { phase: 'Succeeded' });
+    await t.settle();
+    job = await t.getJob();
+    assert.equal(job.status?.succeeded, 3);
+    assert.equal(job.status?.active ?? 0, 0);
+    assert.deepEqual([t.cond(job, 'SuccessCriteriaMet')?.reason, t.cond(job, 'Complete')?.reason, t.cond(job, 'Complete')?.message], ['CompletionsReached', 'CompletionsReached', 'Reached expected number of succeeded pods']);
+    assert.ok(job.status?.completionTime);
+    const ev = await t.events();
+    assert.equal(ev.filter((e) => e.startsWith('Normal SuccessfulCreate Created pod: pi-')).length, 3);
+    assert.ok(ev.includes('Normal Completed Job completed'));
+  });
+
+  test('work queue (completions unset): complete once one pod succeeded and none is active', async () => {
+    const t = await setup(newJob({ parallelism: 2 }));
+    await t.settle();
+    await t.finishActive(1, { phase: 'Succeeded' });
+    await t.settle();
+    let job = await t.getJob();
+    assert.equal(t.cond(job, 'Complete'), undefined, 'one pod still runs');
+    assert.equal((await t.pods()).length, 2, 'no new pod after a success');
+    await t.finishActive(1, { phase: 'Succeeded' });
+    await t.settle();
+    job = await t.getJob();
+    assert.equal(t.cond(job, 'Complete')?.status, 'True');
+    assert.equal(job.status?.succeeded, 2);
+  });
+
+  test('backoffLimit: a failure is replaced after the 10 s back-off; backoffLimit+1 failures fail the Job', async () => {
+    const t = await setup(newJob({ completions: 1, backoffLimit: 1 }));
+    await t.settle();
+    await t.finishActive(1, { phase: 'Failed', exitCode: 1 });
+    await t.settle(2);
+    let job = await t.getJob();
+    assert.equal(job.status?.failed, 1);
+    assert.equal(activePods(await t.pods()).length, 0, 'waiting for the back-off');
+    await t.clock.stepAsync(10_000);
+    await t.settle();
+    assert.equal(activePods(await t.pods()).length, 1, 'replaced after 10 s');
+    await t.finishActive(1, { phase: 'Failed', exitCode: 1 });
+    await t.settle();
+    job = await t.getJob();
+    assert.equal(job.status?.failed, 2);
+    assert.deepEqual([t.cond(job, 'FailureTarget')?.reason, t.cond(job, 'Failed')?.reason, t.cond(job, 'Failed')?.message], ['BackoffLimitExceeded', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit']);
+    assert.equal(job.status?.completionTime, undefined);
+    assert.ok((await t.events()).includes('Warning BackoffLimitExceeded Job has reached the specified backoff limit'));
+    assert.ok((await t.pods()).every((p) => (p.metadata?.finalizers ?? []).length === 0));
+  });
+
+  test('activeDeadlineSeconds: running pods are deleted and the Job fails with DeadlineExceeded', async () => {
+    const t = await setup(newJob({ completions: 2, parallelism: 2, activeDeadlineSeconds: 30 }));
+    await t.settle();
+    assert.equal(activePods(await t.pods()).length, 2);
+    await t.clock.stepAsync(30_000);
+    await t.settle();
+    const job = await t.getJob();
+    assert.deepEqual([t.cond(job, 'Failed')?.reason, t.cond(job, 'Failed')?.message], ['DeadlineExceeded', 'Job was active longer than specified deadline']);
+    assert.equal(job.status?.active ?? 0, 0);
+    assert.equal((await t.pods()).length, 0, 'pods deleted (finalizers removed)');
+    assert.ok((await t.events()).includes('Warning DeadlineExceeded Job was active longer than specified deadline'));
+  });
+
+  test('suspend deletes the pods and sets Suspended; resume recreates them and resets startTime', async () => {
+    const t = await setup(newJob({ completions: 2, parallelism: 2 }));
+    await t.settle();
+    let job = await t.getJob();
+    await t.client.batch.jobs('ns').update({ ...job, spec: { ...job.spec!, suspend: true } });
+    await t.settle();
+    job = await t.getJob();
+    assert.equal(activePods(await t.pods()).length, 0);
+    assert.deepEqual([t.cond(job, 'Suspended')?.status, t.cond(job, 'Suspended')?.reason], ['True', 'JobSuspended']);
+    assert.equal(job.status?.startTime, undefined, 'cleared while suspended with no pods');
+    await t.clock.stepAsync(60_000);
+    await t.client.batch.jobs('ns').update({ ...job, spec: { ...job.spec!, suspend: false } });
+    await t.settle();
+    job = await t.getJob();
+    assert.deepEqual([t.cond(job, 'Suspended')?.status, t.cond(job, 'Suspended')?.reason], ['False', 'JobResumed']);
+    assert.equal(activePods(await t.pods()).length, 2);
+    assert.ok(Date.parse(job.status?.startTime ?? '') >= T0 + 60_000, 'startTime reset on resume');
+    const ev = await t.events();
+    assert.ok(ev.includes('Normal Suspended Job suspended'));
+    assert.ok(ev.includes('Normal Resumed Job resumed'));
+  });
+});
