@@ -18,6 +18,7 @@ import { silentLogger } from '../../util/runtime/index.js';
 import { processNextWorkItem } from '../../workqueue/index.js';
 import { JobController } from './job-controller.js';
 import { JOB_TRACKING_FINALIZER } from './status.js';
+import { JOB_COMPLETION_INDEX_ANNOTATION } from './indexed.js';
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -220,5 +221,176 @@ describe('Job controller: NonIndexed', () => {
     const ev = await t.events();
     assert.ok(ev.includes('Normal Suspended Job suspended'));
     assert.ok(ev.includes('Normal Resumed Job resumed'));
+  });
+});
+
+describe('Job controller: Indexed', () => {
+  test('pods carry index annotation, label, hostname and env; completedIndexes as intervals', async () => {
+    const t = await setup(newJob({ completions: 4, parallelism: 4, completionMode: 'Indexed' }));
+    await t.settle();
+    const ps = await t.pods();
+    assert.deepEqual(ps.map((p) => p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION]).sort(), ['0', '1', '2', '3']);
+    for (const p of ps) {
+      const ix = p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION] ?? '';
+      assert.equal(p.metadata?.labels?.[JOB_COMPLETION_INDEX_ANNOTATION], ix);
+      assert.equal(p.spec?.hostname, `pi-${ix}`);
+      assert.match(p.metadata?.name ?? '', new RegExp(`^pi-${ix}-[a-z0-9]{5}$`));
+      assert.deepEqual(p.spec?.containers[0]?.env, [{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: `metadata.annotations['${JOB_COMPLETION_INDEX_ANNOTATION}']` } } }]);
+    }
+    const byIx = (ix: string) => ps.find((p) => p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION] === ix) as Pod;
+    await t.finish(byIx('0'), { phase: 'Succeeded' });
+    await t.finish(byIx('2'), { phase: 'Succeeded' });
+    await t.finish(byIx('3'), { phase: 'Succeeded' });
+    await t.settle();
+    let job = await t.getJob();
+    assert.equal(job.status?.completedIndexes, '0,2,3');
+    assert.equal(job.status?.succeeded, 3);
+    await t.finish(byIx('1'), { phase: 'Succeeded' });
+    await t.settle();
+    job = await t.getJob();
+    assert.equal(job.status?.completedIndexes, '0-3');
+    assert.equal(t.cond(job, 'Complete')?.status, 'True');
+  });
+
+  test('a failed index gets a new pod with the same index after the back-off', async () => {
+    const t = await setup(newJob({ completions: 2, parallelism: 2, completionMode: 'Indexed' }));
+    await t.settle();
+    const p1 = (await t.pods()).find((p) => p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION] === '1') as Pod;
+    await t.finish(p1, { phase: 'Failed', exitCode: 2 });
+    await t.settle(2);
+    await t.clock.stepAsync(10_000);
+    await t.settle();
+    const active = activePods(await t.pods());
+    assert.deepEqual(active.map((p) => p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION]).sort(), ['0', '1']);
+    assert.equal((await t.getJob()).status?.failed, 1);
+  });
+
+  test('successPolicy: SuccessCriteriaMet (SuccessPolicy) deletes the rest, then Complete', async () => {
+    // TestSyncJobWithJobSuccessPolicy "job with successPolicy; jobPodReplacementPolicy feature enabled".
+    const t = await setup(newJob({ completions: 3, parallelism: 3, completionMode: 'Indexed', successPolicy: { rules: [{ succeededIndexes: '0', succeededCount: 1 }] } }));
+    await t.settle();
+    const p0 = (await t.pods()).find((p) => p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION] === '0') as Pod;
+    await t.finish(p0, { phase: 'Succeeded' });
+    await t.settle();
+    const job = await t.getJob();
+    assert.deepEqual([t.cond(job, 'SuccessCriteriaMet')?.reason, t.cond(job, 'SuccessCriteriaMet')?.message], ['SuccessPolicy', 'Matched rules at index 0']);
+    assert.deepEqual([t.cond(job, 'Complete')?.reason, t.cond(job, 'Complete')?.message], ['SuccessPolicy', 'Matched rules at index 0']);
+    assert.equal(job.status?.completedIndexes, '0');
+    assert.equal(activePods(await t.pods()).length, 0);
+  });
+
+  test('backoffLimitPerIndex: an index over its limit is failed; the others finish; Failed FailedIndexes', async () => {
+    // TestSyncJobWithJobBackoffLimitPerIndex "job failed index is counted and backoffLimitPerIndex=0".
+    const t = await setup(newJob({ completions: 2, parallelism: 2, completionMode: 'Indexed', backoffLimitPerIndex: 0 }));
+    await t.settle();
+    const ps = await t.pods();
+    const byIx = (ix: string) => ps.find((p) => p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION] === ix) as Pod;
+    assert.equal(byIx('0').metadata?.annotations?.['batch.kubernetes.io/job-index-failure-count'], '0');
+    await t.finish(byIx('0'), { phase: 'Failed', exitCode: 3 });
+    await t.settle();
+    let job = await t.getJob();
+    assert.equal(job.status?.failedIndexes, '0');
+    assert.equal(activePods(await t.pods()).length, 1, 'no retry of index 0');
+    assert.equal(t.cond(job, 'Failed'), undefined, 'index 1 still runs');
+    await t.finish(byIx('1'), { phase: 'Succeeded' });
+    await t.settle();
+    job = await t.getJob();
+    assert.deepEqual([t.cond(job, 'Failed')?.reason, t.cond(job, 'Failed')?.message], ['FailedIndexes', 'Job has failed indexes']);
+    assert.equal(job.status?.completedIndexes, '1');
+  });
+
+  test('maxFailedIndexes exceeded fails the Job at once', async () => {
+    const t = await setup(newJob({ completions: 3, parallelism: 3, completionMode: 'Indexed', backoffLimitPerIndex: 0, maxFailedIndexes: 0 }));
+    await t.settle();
+    await t.finishActive(1, { phase: 'Failed', exitCode: 3 });
+    await t.settle();
+    const job = await t.getJob();
+    assert.deepEqual([t.cond(job, 'Failed')?.reason, t.cond(job, 'Failed')?.message], ['MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes']);
+    assert.equal(activePods(await t.pods()).length, 0);
+  });
+
+  test('backoffLimitPerIndex 1: the retry carries job-index-failure-count 1', async () => {
+    const t = await setup(newJob({ completions: 1, parallelism: 1, completionMode: 'Indexed', backoffLimitPerIndex: 1 }));
+    await t.settle();
+    await t.finishActive(1, { phase: 'Failed', exitCode: 3 });
+    await t.settle(2);
+    assert.equal(activePods(await t.pods()).length, 0, 'per-index back-off');
+    await t.clock.stepAsync(10_000);
+    await t.settle();
+    const retry = activePods(await t.pods());
+    assert.equal(retry.length, 1);
+    assert.equal(retry[0]?.metadata?.annotations?.['batch.kubernetes.io/job-index-failure-count'], '1');
+  });
+});
+
+describe('Job controller: podFailurePolicy', () => {
+  // TestSyncJobWithJobPodFailurePolicy: one case per action.
+  const policy = (action: string, extra: object = {}): Partial<JobSpec> => ({
+    completions: 1,
+    backoffLimit: 6,
+    podFailurePolicy: { rules: [{ action, onExitCodes: { operator: 'In', values: [5] } }, { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] },
+    ...extra,
+  });
+
+  test('FailJob: the matching exit code fails the Job with reason PodFailurePolicy', async () => {
+    const t = await setup(newJob(policy('FailJob', { parallelism: 2, completions: 2 })));
+    await t.settle();
+    const [p] = await t.pods();
+    await t.finish(p as Pod, { phase: 'Failed', exitCode: 5 });
+    await t.settle();
+    const job = await t.getJob();
+    const msg = `Container main for pod ns/${p?.metadata?.name ?? ''} failed with exit code 5 matching FailJob rule at index 0`;
+    assert.deepEqual([t.cond(job, 'FailureTarget')?.reason, t.cond(job, 'Failed')?.reason, t.cond(job, 'Failed')?.message], ['PodFailurePolicy', 'PodFailurePolicy', msg]);
+    assert.equal(activePods(await t.pods()).length, 0, 'the other pod is deleted');
+    assert.ok((await t.events()).includes(`Warning PodFailurePolicy ${msg}`));
+  });
+
+  test('Ignore (DisruptionTarget): not counted, replaced without back-off', async () => {
+    const t = await setup(newJob(policy('FailJob')));
+    await t.settle();
+    await t.finishActive(1, { phase: 'Failed', exitCode: 137, conditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+    await t.settle();
+    const job = await t.getJob();
+    assert.equal(job.status?.failed ?? 0, 0);
+    assert.equal(activePods(await t.pods()).length, 1, 'replaced at once');
+    assert.equal(t.cond(job, 'Failed'), undefined);
+  });
+
+  test('Count: counted towards backoffLimit; no match: counted too', async () => {
+    const t = await setup(newJob(policy('Count', { backoffLimit: 1 })));
+    await t.settle();
+    await t.finishActive(1, { phase: 'Failed', exitCode: 5 });
+    await t.settle(2);
+    assert.equal((await t.getJob()).status?.failed, 1);
+    await t.clock.stepAsync(10_000);
+    await t.settle();
+    await t.finishActive(1, { phase: 'Failed', exitCode: 7 });
+    await t.settle();
+    const job = await t.getJob();
+    assert.equal(job.status?.failed, 2);
+    assert.equal(t.cond(job, 'Failed')?.reason, 'BackoffLimitExceeded');
+  });
+
+  test('FailIndex: the index fails at once (backoffLimitPerIndex not reached)', async () => {
+    const t = await setup(newJob(policy('FailIndex', { completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 3 })));
+    await t.settle();
+    const p0 = (await t.pods()).find((p) => p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION] === '0') as Pod;
+    await t.finish(p0, { phase: 'Failed', exitCode: 5 });
+    await t.settle();
+    const job = await t.getJob();
+    assert.equal(job.status?.failedIndexes, '0');
+    assert.equal(activePods(await t.pods()).length, 1);
+  });
+
+  test('podReplacementPolicy Failed (implied): a terminating pod is replaced only once Failed', async () => {
+    const t = await setup(newJob(policy('FailJob')));
+    await t.settle();
+    const [p] = await t.pods();
+    await t.client.core.pods('ns').delete(p?.metadata?.name ?? '');
+    await flushAsync();
+    await t.jc.syncJob('ns/pi');
+    const job = await t.getJob();
+    assert.equal(job.status?.terminating, 1);
+    assert.equal(activePods(await t.pods()).length, 0, 'not replaced while terminating');
   });
 });
