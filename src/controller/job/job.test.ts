@@ -394,3 +394,22 @@ describe('Job controller: podFailurePolicy', () => {
     assert.equal(activePods(await t.pods()).length, 0, 'not replaced while terminating');
   });
 });
+
+describe('Job controller: orphaned pods', () => {
+  test('a deleted Job leaves its pods without the tracking finalizer (no garbage collector here)', async () => {
+    const t = await setup(newJob({ completions: 2, parallelism: 2 }));
+    await t.settle();
+    assert.ok((await t.pods()).every((p) => p.metadata?.finalizers?.includes(JOB_TRACKING_FINALIZER)));
+    await t.client.batch.jobs('ns').delete('pi', { propagationPolicy: 'Background' });
+    await t.settle();
+    const ps = await t.pods();
+    assert.equal(ps.length, 2);
+    assert.ok(ps.every((p) => (p.metadata?.finalizers ?? []).length === 0));
+  });
+
+  test('managedBy another controller: the Job is left alone', async () => {
+    const t = await setup(newJob({ completions: 1, managedBy: 'example.com/other' }));
+    await t.settle();
+    assert.equal((await t.pods()).length, 0);
+  });
+});
