@@ -395,6 +395,33 @@ describe('Job controller: podFailurePolicy', () => {
   });
 });
 
+describe('Job controller: status details', () => {
+  test('ready counts the Ready active pods', async () => {
+    const t = await setup(newJob({ completions: 3, parallelism: 3 }));
+    await t.settle();
+    await t.finishActive(2, { phase: 'Running', ready: true });
+    await t.settle();
+    const job = await t.getJob();
+    assert.deepEqual([job.status?.active, job.status?.ready], [3, 2]);
+  });
+
+  test('restartPolicy OnFailure: container restarts reaching backoffLimit fail the Job', async () => {
+    // TestControllerSyncJob "too many job failures with podRunning - multiple pods" (restart counts).
+    const spec = newJob({ completions: 1, backoffLimit: 2 }).spec!;
+    const t = await setup(newJob({ ...spec, template: { spec: { ...spec.template.spec!, restartPolicy: 'OnFailure' } } }));
+    await t.settle();
+    const [p] = await t.pods();
+    const fresh = await t.client.core.pods('ns').get(p?.metadata?.name ?? '');
+    await t.client.core.pods('ns').updateStatus({
+      ...fresh,
+      status: { phase: 'Running', containerStatuses: [{ name: 'main', image: 'busybox', imageID: '', ready: false, restartCount: 2, state: { running: {} } }] },
+    });
+    await t.settle();
+    const job = await t.getJob();
+    assert.equal(t.cond(job, 'Failed')?.reason, 'BackoffLimitExceeded');
+  });
+});
+
 describe('Job controller: orphaned pods', () => {
   test('a deleted Job leaves its pods without the tracking finalizer (no garbage collector here)', async () => {
     const t = await setup(newJob({ completions: 2, parallelism: 2 }));
