@@ -405,6 +405,30 @@ describe('Job controller: status details', () => {
     assert.deepEqual([job.status?.active, job.status?.ready], [3, 2]);
   });
 
+  test('a matching orphan is adopted with the finalizer and its success counted', async () => {
+    const t = await setup(newJob({ completions: 2, parallelism: 2 }));
+    await t.settle();
+    const job = await t.getJob();
+    const orphan = await t.client.core.pods('ns').create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'stray', namespace: 'ns', labels: { ...job.spec?.template.metadata?.labels } },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] },
+    });
+    await t.finish(orphan, { phase: 'Succeeded' });
+    await t.settle();
+    const stray = await t.client.core.pods('ns').get('stray');
+    assert.equal(stray.metadata?.ownerReferences?.[0]?.uid, job.metadata?.uid);
+    let cur = await t.getJob();
+    assert.equal(cur.status?.succeeded, 1);
+    assert.equal(cur.status?.active, 1, 'one completion left: the surplus pod is deleted');
+    await t.finishActive(1, { phase: 'Succeeded' });
+    await t.settle();
+    cur = await t.getJob();
+    assert.equal(cur.status?.succeeded, 2);
+    assert.equal(t.cond(cur, 'Complete')?.status, 'True');
+  });
+
   test('restartPolicy OnFailure: container restarts reaching backoffLimit fail the Job', async () => {
     // TestControllerSyncJob "too many job failures with podRunning - multiple pods" (restart counts).
     const spec = newJob({ completions: 1, backoffLimit: 2 }).spec!;

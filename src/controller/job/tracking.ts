@@ -72,7 +72,8 @@ async function writeStatus(deps: JobSyncDeps, job: Job, before: JobStatus | unde
  * `trackJobStatusAndRemoveFinalizers`: writes the status with the new uncounted UIDs, removes the
  * finalizers of the finished pods, moves the UIDs whose pods no longer hold a finalizer into the
  * counters, and enacts the terminal condition once nothing is uncounted or terminating (events
- * Completed `Job completed` / Warning `<reason>`). `original` is the status read at the start of the
+ * Completed `Job completed`, with Warning TooManySucceededPods when succeeded > completions, or
+ * Warning `<reason>`; upstream `recordJobFinished`). `original` is the status read at the start of the
  * sync. Resolves the Job as last written; throws a status-write or finalizer-removal error.
  */
 export async function trackJobStatusAndRemoveFinalizers(deps: JobSyncDeps, ctx: JobSyncContext, original: JobStatus | undefined): Promise<Job> {
@@ -109,7 +110,13 @@ export async function trackJobStatusAndRemoveFinalizers(deps: JobSyncDeps, ctx: 
   job = await writeStatus(deps, job, before);
   if (finished) {
     const cond = ctx.finishedCondition;
-    if (cond?.type === 'Complete') deps.recorder.event(job, 'Normal', 'Completed', 'Job completed');
+    if (cond?.type === 'Complete') {
+      const completions = job.spec?.completions;
+      if (completions !== undefined && completions !== null && (job.status?.succeeded ?? 0) > completions) {
+        deps.recorder.event(job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached');
+      }
+      deps.recorder.event(job, 'Normal', 'Completed', 'Job completed');
+    }
     else if (cond) deps.recorder.event(job, 'Warning', cond.reason ?? '', cond.message ?? '');
   }
   if (error) throw error;
