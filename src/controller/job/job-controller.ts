@@ -326,7 +326,8 @@ export class JobController implements JobSyncDeps {
         manageErr = err;
       }
     } else {
-      if (satisfied && !job.metadata?.deletionTimestamp) {
+      const manageJobCalled = satisfied && !job.metadata?.deletionTimestamp;
+      if (manageJobCalled) {
         try {
           active = await manageJob(this, ctx);
         } catch (err) {
@@ -341,7 +342,8 @@ export class JobController implements JobSyncDeps {
       } else if (completions === undefined ? ctx.succeeded > 0 && active === 0 : succeeded >= completions && active === 0) {
         this.succeed(ctx, REASON.completionsReached, MESSAGE.completionsReached);
       }
-      this.updateSuspendedCondition(job, now, active + ctx.terminating === 0);
+      // As upstream: the Suspended condition follows only syncs that managed pods, and not on completion.
+      if (manageJobCalled && !ctx.finishedCondition) this.updateSuspendedCondition(job, now, active + ctx.terminating === 0);
     }
     status.active = active;
     status.ready = ctx.activePods.filter(isPodReady).length;
