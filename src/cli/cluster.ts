@@ -24,6 +24,7 @@ import { ReplicaSetController } from '../controller/replicaset/index.js';
 import { DeploymentController } from '../controller/deployment/index.js';
 import { DaemonSetsController } from '../controller/daemonset/index.js';
 import { StatefulSetController } from '../controller/statefulset/index.js';
+import { JobController } from '../controller/job/index.js';
 import { GarbageCollector } from '../controller/garbagecollector/index.js';
 import { NamespaceController } from '../controller/namespace/index.js';
 import { PodGCController } from '../controller/podgc/index.js';
@@ -73,7 +74,7 @@ export interface ControlPlane {
 }
 
 /** Concurrent workers per controller, as kube-controller-manager's defaults (controllers.md §1.10). */
-const WORKERS = { replicaSet: 5, deployment: 5, gc: 20, namespace: 10, daemonSet: 2, statefulSet: 5, endpoint: 5, endpointSlice: 5, serviceAccount: 1, pvcProtection: 1, pvProtection: 1, provisioner: 4 };
+const WORKERS = { replicaSet: 5, deployment: 5, gc: 20, namespace: 10, daemonSet: 2, statefulSet: 5, job: 5, endpoint: 5, endpointSlice: 5, serviceAccount: 1, pvcProtection: 1, pvProtection: 1, provisioner: 4 };
 
 /**
  * Starts the API server on `backend` and every component on in-process transports. Resolves once the
@@ -123,6 +124,14 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     recorder: recorder('statefulset-controller'),
     logger: logFor('statefulset-controller'),
     maxUnavailableStatefulSet: defaultFeatureGate.enabled('MaxUnavailableStatefulSet'),
+  });
+  // `--concurrent-job-syncs` = WORKERS.job.
+  const jobs = new JobController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    recorder: recorder('job-controller'),
+    logger: logFor('job-controller'),
   });
   // What discovery lists now; the garbage collector and the namespace controller ask again later, so
   // resources registered at run time are collected and emptied too.
@@ -198,6 +207,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     deployments.run(WORKERS.deployment, signal),
     daemonSets.run(WORKERS.daemonSet, signal),
     statefulSets.run(WORKERS.statefulSet, signal),
+    jobs.run(WORKERS.job, signal),
     gc.run(WORKERS.gc, signal),
     namespaces.run(WORKERS.namespace, signal),
     podGC.run(signal),
