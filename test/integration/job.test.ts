@@ -1,45 +1,57 @@
 /**
- * Jobs in the whole control plane under a FakeClock (scheduler, simulated kubelets, garbage
- * collector): the Job controller's pods run; the test plays the containers' exit (the simulated
- * kubelet keeps pods running) and the Job completes, its pods losing the tracking finalizer.
+ * Jobs in the whole control plane under a FakeClock (scheduler, simulated kubelets running the pods'
+ * commands to completion, garbage collector): a Job whose pods sleep 3 s completes, its pods losing
+ * the tracking finalizer; a Job whose pods exit 2 is retried after the 10 s back-off and fails with
+ * BackoffLimitExceeded.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Job, Pod } from '../../src/api/index.js';
-import { formatTime } from '../../src/util/clock/index.js';
+import { parseTime } from '../../src/util/clock/index.js';
 import { newPlane, stepUntil } from './cluster-helpers.js';
 
+function job(name: string, script: string, spec: Omit<NonNullable<Job['spec']>, 'template'> = {}): Job {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace: 'default' },
+    spec: { ...spec, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', script] }] } } },
+  };
+}
+
+const condition = (j: Job, type: string) => j.status?.conditions?.find((c) => c.type === type && c.status === 'True');
+
 describe('Job in the control plane', () => {
-  test('a Job with completions 2 runs its pods and completes once they succeed', async () => {
+  test('pods that sleep 3 s: the Job completes, every pod Succeeded and free of the tracking finalizer', async () => {
     const { cp, clock } = await newPlane();
     const jobs = cp.client.batch.jobs('default');
-    const job: Job = {
-      apiVersion: 'batch/v1',
-      kind: 'Job',
-      metadata: { name: 'pi', namespace: 'default' },
-      spec: { completions: 2, parallelism: 2, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } },
-    };
-    await jobs.create(job);
-    const pods = async (): Promise<Pod[]> => [...(await cp.client.core.pods('default').list({ labelSelector: 'batch.kubernetes.io/job-name=pi' })).items];
-    await stepUntil(clock, '2 running pods', async () => (await pods()).filter((p) => p.status?.phase === 'Running').length === 2);
-    assert.equal((await jobs.get('pi')).status?.active, 2);
-    for (const p of await pods()) {
-      const fresh = await cp.client.core.pods('default').get(p.metadata?.name ?? '');
-      const done: Pod = {
-        ...fresh,
-        status: {
-          ...fresh.status,
-          phase: 'Succeeded',
-          containerStatuses: [{ name: 'pi', image: 'perl', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, finishedAt: formatTime(clock.now()) } } }],
-        },
-      };
-      await cp.client.core.pods('default').updateStatus(done);
-    }
-    await stepUntil(clock, 'Job complete', async () => (await jobs.get('pi')).status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ?? false);
-    const finished = await jobs.get('pi');
-    assert.equal(finished.status?.succeeded, 2);
-    assert.ok(finished.status?.completionTime);
-    assert.ok((await pods()).every((p) => (p.metadata?.finalizers ?? []).length === 0));
+    await jobs.create(job('sleepy', 'sleep 3', { completions: 2, parallelism: 2 }));
+    await stepUntil(clock, 'Job complete', async () => condition(await jobs.get('sleepy'), 'Complete') !== undefined);
+    const done = await jobs.get('sleepy');
+    assert.equal(done.status?.succeeded, 2);
+    assert.ok((parseTime(done.status?.completionTime) ?? 0) - (parseTime(done.status?.startTime) ?? 0) >= 3000, 'the pods ran their 3 s');
+    const pods: Pod[] = [...(await cp.client.core.pods('default').list({ labelSelector: 'batch.kubernetes.io/job-name=sleepy' })).items];
+    assert.deepEqual(pods.map((p) => p.status?.phase), ['Succeeded', 'Succeeded']);
+    assert.ok(pods.every((p) => (p.metadata?.finalizers ?? []).length === 0));
+    await cp.stop();
+  });
+
+  test('pods that exit 2 with backoffLimit 1: a second pod after the back-off, then BackoffLimitExceeded', async () => {
+    const { cp, clock } = await newPlane();
+    const jobs = cp.client.batch.jobs('default');
+    await jobs.create(job('failing', 'exit 2', { backoffLimit: 1 }));
+    await stepUntil(clock, 'Job failed', async () => condition(await jobs.get('failing'), 'Failed') !== undefined, 600);
+    const failed = await jobs.get('failing');
+    assert.equal(condition(failed, 'Failed')?.reason, 'BackoffLimitExceeded');
+    assert.equal(condition(failed, 'Failed')?.message, 'Job has reached the specified backoff limit');
+    assert.equal(failed.status?.failed, 2);
+    const pods: Pod[] = [...(await cp.client.core.pods('default').list({ labelSelector: 'batch.kubernetes.io/job-name=failing' })).items].sort(
+      (a, b) => (parseTime(a.metadata?.creationTimestamp) ?? 0) - (parseTime(b.metadata?.creationTimestamp) ?? 0),
+    );
+    assert.equal(pods.length, 2);
+    assert.deepEqual(pods.map((p) => p.status?.containerStatuses?.[0]?.state?.terminated?.exitCode), [2, 2]);
+    const firstFinished = parseTime(pods[0]?.status?.containerStatuses?.[0]?.state?.terminated?.finishedAt) ?? 0;
+    assert.ok((parseTime(pods[1]?.metadata?.creationTimestamp) ?? 0) - firstFinished >= 9000, 'the retry waits out the 10 s back-off');
     await cp.stop();
   });
 });
