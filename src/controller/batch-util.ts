@@ -22,3 +22,16 @@ export function isJobFinished(job: Job): boolean {
 export function isJobSucceeded(job: Job): boolean {
   return job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ?? false;
 }
+
+/**
+ * The status a Job controller writes when a Job finishes at `at` (RFC 3339): `startTime`, the
+ * `SuccessCriteriaMet`+`Complete` or `FailureTarget`+`Failed` conditions, and `completionTime` for
+ * Complete, as the API's Job status validation requires. Tests of the controllers that watch Jobs
+ * finish them with it, since no Job runs there.
+ */
+export function finishedJobStatus(type: 'Complete' | 'Failed', at: string, startTime: string = at): NonNullable<Job['status']> {
+  const condition = (t: string): JobCondition => ({ type: t, status: 'True', lastTransitionTime: at });
+  return type === 'Complete'
+    ? { startTime, completionTime: at, succeeded: 1, conditions: [condition('SuccessCriteriaMet'), condition('Complete')] }
+    : { startTime, failed: 1, conditions: [condition('FailureTarget'), condition('Failed')] };
+}

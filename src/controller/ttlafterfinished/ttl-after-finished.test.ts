@@ -13,6 +13,7 @@ import { newFakeTransport } from '../../testing/index.js';
 import { FakeClock, formatTime } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
 import { silentLogger } from '../../util/runtime/index.js';
+import { finishedJobStatus } from '../batch-util.js';
 import { TTLAfterFinishedController, getFinishAndExpireTime } from './index.js';
 
 const T0 = Date.UTC(2025, 0, 1);
@@ -44,17 +45,7 @@ async function setup() {
   const finish = async (name: string, type: 'Complete' | 'Failed'): Promise<void> => {
     const j = await jobs.get(name);
     const now = formatTime(clock.now());
-    const conditions =
-      type === 'Complete'
-        ? [
-            { type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: now },
-            { type: 'Complete', status: 'True', lastTransitionTime: now },
-          ]
-        : [
-            { type: 'FailureTarget', status: 'True', lastTransitionTime: now },
-            { type: 'Failed', status: 'True', lastTransitionTime: now },
-          ];
-    await jobs.updateStatus({ ...j, status: { startTime: now, ...(type === 'Complete' ? { completionTime: now, succeeded: 1 } : { failed: 1 }), conditions } });
+    await jobs.updateStatus({ ...j, status: finishedJobStatus(type, now) });
     await clock.stepAsync(0);
   };
   /** Whether the Job still exists and is not being deleted. */
