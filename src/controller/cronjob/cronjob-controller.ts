@@ -248,7 +248,7 @@ export class CronJobController {
         this.event(cronJob, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${j.metadata?.name ?? ''}`);
       } else if (found && isJobFinished(j)) {
         deleteFromActiveList(cronJob, j.metadata?.uid);
-        this.event(cronJob, 'Normal', 'SawCompletedJob', `Saw completed job: ${j.metadata?.name ?? ''}, condition: ${finishedCondition(j)?.type ?? ''}`);
+        this.event(cronJob, 'Normal', 'SawCompletedJob', `Saw completed job: ${j.metadata?.name ?? ''}, status: ${finishedCondition(j)?.type ?? ''}`);
         updateStatus = true;
       } else if (isJobSucceeded(j)) {
         // A Job need not be active to count: any succeeded one moves lastSuccessfulTime.

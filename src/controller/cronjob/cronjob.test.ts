@@ -121,7 +121,7 @@ describe('CronJob controller', () => {
     const after = (await s.cronJob('every')).status;
     assert.deepEqual(after?.active ?? [], []);
     assert.equal(after?.lastSuccessfulTime, '2025-01-01T00:06:30Z');
-    assert.deepEqual(await s.events('SawCompletedJob'), [`Normal SawCompletedJob Saw completed job: ${job?.metadata?.name ?? ''}, condition: Complete`]);
+    assert.deepEqual(await s.events('SawCompletedJob'), [`Normal SawCompletedJob Saw completed job: ${job?.metadata?.name ?? ''}, status: Complete`]);
     await s.stop();
   });
 
@@ -277,6 +277,22 @@ describe('CronJob controller', () => {
     const evs = await s.events('UnknownTimeZone');
     assert.ok(evs.length >= 1);
     assert.equal(evs[0], 'Warning UnknownTimeZone invalid timeZone: "Mars/Base": unknown time zone Mars/Base');
+    await s.stop();
+  });
+
+  test('UnexpectedJob: a running Job the CronJob controls but does not list as active', async () => {
+    const T0 = Date.parse('2025-01-01T00:00:30Z');
+    const s = await setup(T0);
+    const cj = await s.client.batch.cronJobs('ns').create(newCronJob('owner', { schedule: '0 0 1 1 *' }));
+    await s.startController();
+    await s.client.batch.jobs('ns').create({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'stray', namespace: 'ns', ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'owner', uid: cj.metadata?.uid ?? '', controller: true }] },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+    });
+    await s.settle();
+    assert.deepEqual(await s.events('UnexpectedJob'), ['Warning UnexpectedJob Saw a job that the controller did not create or forgot: stray']);
     await s.stop();
   });
 
