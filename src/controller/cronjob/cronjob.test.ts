@@ -296,6 +296,19 @@ describe('CronJob controller', () => {
     await s.stop();
   });
 
+  test('a new schedule takes effect at its own next activation (updateCronJob requeues sooner)', async () => {
+    const T0 = Date.parse('2025-01-01T00:00:30Z');
+    const s = await setup(T0);
+    await s.client.batch.cronJobs('ns').create(newCronJob('resched', { schedule: '0 * * * *' }));
+    await s.startController();
+    await s.stepTo(T0 + 10 * MIN);
+    const cj = await s.cronJob('resched');
+    await s.client.batch.cronJobs('ns').update({ ...cj, spec: { ...cj.spec!, schedule: '*/15 * * * *' } });
+    await s.stepTo(Date.parse('2025-01-01T00:15:01Z'));
+    assert.deepEqual(names(await s.jobs()), [`resched-${minutes('2025-01-01T00:15:00Z')}`]);
+    await s.stop();
+  });
+
   test('MissingJob: an active Job deleted behind the controller’s back leaves the active list', async () => {
     const T0 = Date.parse('2025-01-01T00:00:30Z');
     const s = await setup(T0);
