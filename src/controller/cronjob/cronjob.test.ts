@@ -47,8 +47,8 @@ async function setup(start: number, objects: KubeObject[] = []) {
   const recorder = new EventRecorder(client, { component: 'cronjob-controller', clock, logger: silentLogger });
   const ac = new AbortController();
   let running: Promise<void> | undefined;
-  const startController = async (): Promise<void> => {
-    const cjc = new CronJobController({ client, informers, clock, recorder, logger: silentLogger });
+  const startController = async (localTimeZone?: string): Promise<void> => {
+    const cjc = new CronJobController({ client, informers, clock, recorder, logger: silentLogger, ...(localTimeZone ? { localTimeZone } : {}) });
     informers.start();
     running = cjc.run(2, ac.signal);
     await settle();
@@ -306,6 +306,20 @@ describe('CronJob controller', () => {
     await s.client.batch.cronJobs('ns').update({ ...cj, spec: { ...cj.spec!, schedule: '*/15 * * * *' } });
     await s.stepTo(Date.parse('2025-01-01T00:15:01Z'));
     assert.deepEqual(names(await s.jobs()), [`resched-${minutes('2025-01-01T00:15:00Z')}`]);
+    await s.stop();
+  });
+
+  test('without timeZone the schedule is in the controller manager’s zone (UTC by default); the annotation is in UTC', async () => {
+    const T0 = Date.parse('2025-01-01T00:00:30Z');
+    const s = await setup(T0);
+    await s.client.batch.cronJobs('ns').create(newCronJob('local', { schedule: '0 9 * * *' }));
+    await s.startController('America/New_York');
+    await s.stepTo(Date.parse('2025-01-01T14:00:01Z'));
+    const js = await s.jobs();
+    assert.deepEqual(
+      js.map((j) => [j.metadata?.name, j.metadata?.annotations?.[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION]]),
+      [[`local-${minutes('2025-01-01T14:00:00Z')}`, '2025-01-01T14:00:00Z']],
+    );
     await s.stop();
   });
 
