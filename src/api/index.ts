@@ -89,7 +89,7 @@ export type {
   StatefulSetSpec,
   StatefulSetStatus,
 } from 'kubernetes-types/apps/v1.js';
-export type { Job, JobSpec, JobStatus, JobTemplateSpec, CronJob, CronJobSpec, CronJobStatus } from 'kubernetes-types/batch/v1.js';
+export type { Job, JobCondition, JobSpec, JobStatus, JobTemplateSpec, CronJob, CronJobSpec, CronJobStatus } from 'kubernetes-types/batch/v1.js';
 export type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js';
 export type { HorizontalPodAutoscaler as HorizontalPodAutoscalerV1 } from 'kubernetes-types/autoscaling/v1.js';
 export type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';

@@ -28,6 +28,8 @@ import { JobController } from '../controller/job/index.js';
 import { GarbageCollector } from '../controller/garbagecollector/index.js';
 import { NamespaceController } from '../controller/namespace/index.js';
 import { PodGCController } from '../controller/podgc/index.js';
+import { TTLAfterFinishedController } from '../controller/ttlafterfinished/index.js';
+import { CronJobController } from '../controller/cronjob/index.js';
 import { EndpointsController } from '../controller/endpoint/index.js';
 import { EndpointSliceController } from '../controller/endpointslice/index.js';
 import { ServiceAccountsController } from '../controller/serviceaccount/index.js';
@@ -74,7 +76,23 @@ export interface ControlPlane {
 }
 
 /** Concurrent workers per controller, as kube-controller-manager's defaults (controllers.md §1.10). */
-const WORKERS = { replicaSet: 5, deployment: 5, gc: 20, namespace: 10, daemonSet: 2, statefulSet: 5, job: 5, endpoint: 5, endpointSlice: 5, serviceAccount: 1, pvcProtection: 1, pvProtection: 1, provisioner: 4 };
+const WORKERS = {
+  replicaSet: 5,
+  deployment: 5,
+  gc: 20,
+  namespace: 10,
+  daemonSet: 2,
+  statefulSet: 5,
+  job: 5,
+  cronJob: 5,
+  ttlAfterFinished: 5,
+  endpoint: 5,
+  endpointSlice: 5,
+  serviceAccount: 1,
+  pvcProtection: 1,
+  pvProtection: 1,
+  provisioner: 4,
+};
 
 /**
  * Starts the API server on `backend` and every component on in-process transports. Resolves once the
@@ -145,6 +163,14 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     recorder: recorder('garbage-collector-controller'),
     logger: logFor('garbage-collector'),
   });
+  const cronJobs = new CronJobController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    recorder: recorder('cronjob-controller'),
+    logger: logFor('cronjob-controller'),
+  });
+  const ttlAfterFinished = new TTLAfterFinishedController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('ttl-after-finished-controller') });
   const podGC = new PodGCController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('pod-garbage-collector') });
   const namespaces = new NamespaceController({
     client: kcmClient,
@@ -211,6 +237,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     gc.run(WORKERS.gc, signal),
     namespaces.run(WORKERS.namespace, signal),
     podGC.run(signal),
+    ttlAfterFinished.run(WORKERS.ttlAfterFinished, signal),
+    cronJobs.run(WORKERS.cronJob, signal),
     endpoints.run(WORKERS.endpoint, signal),
     endpointSlices.run(WORKERS.endpointSlice, signal),
     serviceAccounts.run(WORKERS.serviceAccount, signal),

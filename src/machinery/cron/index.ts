@@ -268,3 +268,5 @@ export function loadLocationError(name: string): string | undefined {
   if (resolved.toLowerCase() === name.toLowerCase()) return unknown;
   return name.split('/').every((part) => /^[A-Z]/.test(part)) ? undefined : unknown;
 }
+
+export { nextActivation, goDate, wallTime, zoneOffset, formatRFC3339In, type WallTime } from './next.js';

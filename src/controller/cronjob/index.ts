@@ -1,0 +1,2 @@
+export { CronJobController, formatRFC1123Z, type CronJobControllerOptions } from './cronjob-controller.js';
+export * from './utils.js';

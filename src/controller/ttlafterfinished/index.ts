@@ -1,0 +1,1 @@
+export { TTLAfterFinishedController, getFinishAndExpireTime, needsCleanup, type TTLAfterFinishedControllerOptions } from './ttl-after-finished-controller.js';
