@@ -27,7 +27,8 @@ import { newBackoffRecord, type BackoffRecord } from './backoff.js';
 import { getCompletionIndex, hasIndex, intAnnotation, isIndexedJob, isValidIndex, parseIndexes, totalIndexes, withIndexes, JOB_INDEX_FAILURE_COUNT_ANNOTATION } from './indexed.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { matchSuccessPolicy } from './success-policy.js';
-import { JOB_CONTROLLER_NAME, JOB_TRACKING_FINALIZER, MAX_UNCOUNTED_PODS, MESSAGE, REASON, ensureCondition, findTrueCondition, isJobFinished, newCondition } from './status.js';
+import { JOB_CONTROLLER_NAME, JOB_TRACKING_FINALIZER, MAX_UNCOUNTED_PODS, MESSAGE, REASON, ensureCondition, findTrueCondition, newCondition } from './status.js';
+import { isJobFinished } from '../batch-util.js';
 import { JOB_KIND, deleteJobPods, hasTrackingFinalizer, isPodFailed, isPodTerminal, manageJob, requeueAt, type JobSyncContext, type JobSyncDeps } from './sync.js';
 import { removeTrackingFinalizers, trackJobStatusAndRemoveFinalizers } from './tracking.js';
 

@@ -5,7 +5,7 @@
  * `ensureJobConditionStatus`, `newFailedConditionForFailureTarget`, `IsJobFinished`) and the
  * reasons of staging/src/k8s.io/api/batch/v1/types.go.
  */
-import type { Job, JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js';
+import type { JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js';
 import { formatTime } from '../../util/clock/index.js';
 
 /** Finalizer on every Job pod until the Job has counted it. */
@@ -50,11 +50,6 @@ export function newCondition(type: string, status: 'True' | 'False', reason: str
 /** The condition of `type` with status True, if any. */
 export function findTrueCondition(status: JobStatus | undefined, type: string): JobCondition | undefined {
   return status?.conditions?.find((c) => c.type === type && c.status === 'True');
-}
-
-/** `IsJobFinished`: a True Complete or Failed condition. */
-export function isJobFinished(job: Job): boolean {
-  return findTrueCondition(job.status, 'Complete') !== undefined || findTrueCondition(job.status, 'Failed') !== undefined;
 }
 
 /**
