@@ -12,10 +12,11 @@
  *    with maxUnavailable 10%.
  * 6. StatefulSet: time for a 1,000-replica Parallel StatefulSet with a claim per pod to be Ready, and
  *    for a 100-replica OrderedReady one (pods one after another).
- * 7. Namespace deletion: time to delete a namespace holding 10,000 pods and their owners.
- * 8. LIST memory: the API server's peak RSS while 200 clients LIST 10,000 pods at once over HTTPS
+ * 7. Job: time for a Job of 10,000 completions with parallelism 500 to be Complete, and pods/s.
+ * 8. Namespace deletion: time to delete a namespace holding 10,000 pods and their owners.
+ * 9. LIST memory: the API server's peak RSS while 200 clients LIST 10,000 pods at once over HTTPS
  *    (plain JSON, then Tables). Run alone: `node dist/bench/list-memory.js [pods] [concurrency]`.
- * 9. API fuzzing: seeded hostile requests (test/fuzz) per second, and how many of them were rejected
+ * 10. API fuzzing: seeded hostile requests (test/fuzz) per second, and how many of them were rejected
  *    with a 4xx Status per second. At length: `npm run fuzz`.
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -31,6 +32,7 @@ import { rollingUpdate } from './rolling-update.js';
 import { daemonSetCoverage } from './daemonset.js';
 import { namespaceDeletion } from './namespace-delete.js';
 import { statefulSetToReady } from './statefulset.js';
+import { jobToComplete } from './job.js';
 import { fuzz } from '../test/fuzz/run.js';
 import { listMemory, listMemoryLines } from './list-memory.js';
 
@@ -156,6 +158,8 @@ async function main(): Promise<void> {
     const r = await statefulSetToReady(replicas, policy);
     line(`StatefulSet (${policy}) of ${replicas} replicas with a provisioned 1Gi claim each, 20 nodes, default container start → all Ready: ${r.seconds.toFixed(2)} s`);
   }
+  const job = await jobToComplete(10_000, 500);
+  line(`Job of 10,000 completions, parallelism 500, 100 nodes (each pod runs 1 simulated second) → Complete: ${job.seconds.toFixed(2)} s, ${job.podsPerSecond.toFixed(0)} pods/s`);
   const ns = await namespaceDeletion(10_000);
   line(`namespace holding 10,000 pods (a Deployment and its ReplicaSet) → deleted in ${ns.seconds.toFixed(2)} s (includes the namespace controller's 5 s grace)`);
   for (const l of listMemoryLines(10_000, 200, await listMemory(10_000, 200))) line(l);
