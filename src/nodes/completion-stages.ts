@@ -14,6 +14,10 @@
  * |                                       | CrashLoopBackOff 10 s, 20 s … 5 min (lastState.terminated keeps the exit) |
  * | `spec.activeDeadlineSeconds` (any pod) | that long after `status.startTime`: phase Failed, reason                |
  * |                                       | DeadlineExceeded, running containers killed (exit 137, Error)            |
+ * | OnFailure, an init container exited ≠ 0 | Pending (Init:Error); the init container restarted as above  |
+ * |                                       | (Init:CrashLoopBackOff), forever: a simulated program fails alike each run |
+ * | being deleted with finalizers          | containers killed (137) at the end of the grace period; Failed (or       |
+ * | (e.g. an evicted Job pod)              | Succeeded if all had exited 0); DisruptionTarget kept                    |
  *
  * Pods with restartPolicy Always keep running. A program that never ends (`sleep infinity`) keeps its
  * container running. Init containers are reported Completed when the pod starts (stages.ts pod-ready).
@@ -52,17 +56,58 @@ export function containerProgram(pod: Pod, c: Container): ReturnType<typeof runP
   return runPodContainer(pod, c);
 }
 
+/**
+ * The containers one family of run/exit/restart stages works on: the regular containers of a Running
+ * pod, or the init containers of an OnFailure pod whose initialisation failed (Pending, in its
+ * init crash loop). Same kubelet rules, different lists and a different pod status around them.
+ */
+interface ContainerSet {
+  /** Stage name prefix: `pod-container`, `pod-init-container`. */
+  stage: string;
+  /** The pods these stages run on. */
+  applies: (pod: Pod) => boolean;
+  specs: (pod: Pod) => readonly Container[];
+  statuses: (pod: Pod) => readonly ContainerStatus[];
+  /** Whether a running container of this set counts as ready (init containers never do). */
+  readyWhileRunning: boolean;
+  /** The pod status with this set's statuses replaced by `statuses`. */
+  podStatus: (pod: Pod, statuses: ContainerStatus[], now: string) => StageResult['status'];
+}
+
+const REGULAR: ContainerSet = {
+  stage: 'pod-container',
+  applies: candidate,
+  specs: (pod) => pod.spec?.containers ?? [],
+  statuses: (pod) => pod.status?.containerStatuses ?? [],
+  readyWhileRunning: true,
+  podStatus: (pod, statuses, now) => podStatusFor(pod, statuses, now),
+};
+
+const INIT: ContainerSet = {
+  stage: 'pod-init-container',
+  applies: (pod) =>
+    pod.spec?.restartPolicy === 'OnFailure' &&
+    !isBeingDeleted(pod) &&
+    phaseOf(pod) === 'Pending' &&
+    !pod.metadata?.annotations?.[SIMULATE_ANNOTATION] &&
+    (pod.status?.initContainerStatuses?.length ?? 0) > 0,
+  specs: (pod) => (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always'),
+  statuses: (pod) => pod.status?.initContainerStatuses ?? [],
+  readyWhileRunning: false,
+  podStatus: (pod, statuses, now) => initCrashStatus(pod, statuses, now),
+};
+
 /** When (ms) the running container ends, or undefined if it never does. */
-function endsAt(pod: Pod, s: ContainerStatus): number | undefined {
-  const c = pod.spec?.containers?.find((x) => x.name === s.name);
+function endsAt(set: ContainerSet, pod: Pod, s: ContainerStatus): number | undefined {
+  const c = set.specs(pod).find((x) => x.name === s.name);
   const started = parseTime(s.state?.running?.startedAt);
   if (!c || started === undefined) return undefined;
   const d = containerProgram(pod, c).durationMs;
   return Number.isFinite(d) ? started + d : undefined;
 }
 
-const runningEnds = (pod: Pod): number[] =>
-  (pod.status?.containerStatuses ?? []).map((s) => endsAt(pod, s)).filter((t): t is number => t !== undefined);
+const runningEnds = (set: ContainerSet, pod: Pod): number[] =>
+  set.statuses(pod).map((s) => endsAt(set, pod, s)).filter((t): t is number => t !== undefined);
 
 const failedExit = (s: ContainerStatus): boolean => (s.state?.terminated?.exitCode ?? 0) !== 0;
 
@@ -104,25 +149,31 @@ const terminated = (pod: Pod, s: ContainerStatus, exitCode: number, now: string)
 });
 
 /**
- * pod-container-exit: a Running run-to-completion pod ⇒ when the first running container's program
- * ends, every container whose program has ended by then terminates with the program's exit code.
+ * pod-container-exit (and pod-init-container-exit): a Running run-to-completion pod ⇒ when the first
+ * running container's program ends, every container whose program has ended by then terminates with
+ * the program's exit code. The init variant ({@link initCrashLoopStages}) does the same for the init
+ * container an OnFailure pod restarted in its init crash loop.
  */
 export function podContainerExitStage(): PodStage {
+  return containerExitStage(REGULAR);
+}
+
+function containerExitStage(set: ContainerSet): PodStage {
   return {
-    name: 'pod-container-exit',
+    name: `${set.stage}-exit`,
     resource: 'Pod',
-    selector: (pod) => candidate(pod) && runningEnds(pod).length > 0,
-    delayMs: (pod, now) => Math.max(0, Math.min(...runningEnds(pod)) - now),
+    selector: (pod) => set.applies(pod) && runningEnds(set, pod).length > 0,
+    delayMs: (pod, now) => Math.max(0, Math.min(...runningEnds(set, pod)) - now),
     next: (pod, ctx) => {
       const now = formatTime(ctx.now);
-      const statuses = (pod.status?.containerStatuses ?? []).map((s): ContainerStatus => {
-        const end = endsAt(pod, s);
-        const c = pod.spec?.containers?.find((x) => x.name === s.name);
+      const statuses = set.statuses(pod).map((s): ContainerStatus => {
+        const end = endsAt(set, pod, s);
+        const c = set.specs(pod).find((x) => x.name === s.name);
         if (end === undefined || end > ctx.now || !c) return s;
-        const t = terminated(pod, s, containerProgram(pod, c).exitCode, now);
-        return { ...s, ready: false, started: false, state: { terminated: t } };
+        const exitCode = containerProgram(pod, c).exitCode;
+        return { ...s, ready: !set.readyWhileRunning && exitCode === 0, started: false, state: { terminated: terminated(pod, s, exitCode, now) } };
       });
-      return { status: podStatusFor(pod, statuses, now) };
+      return { status: set.podStatus(pod, statuses, now) };
     },
   };
 }
@@ -134,17 +185,22 @@ export function podContainerExitStage(): PodStage {
  *   <d> restarting failed container=<c> pod=<name>_<ns>(<uid>)" and event Warning BackOff;
  * - pod-container-backoff-expired: CrashLoopBackOff ⇒ running again (restartCount + 1) once the
  *   back-off 10 s·2^(restartCount−1) (at most 5 min) has passed.
- * The last termination is kept in `lastState.terminated`.
+ * The last termination is kept in `lastState.terminated`. {@link initCrashLoopStages} runs the same
+ * for a failed init container of an OnFailure pod (pod-init-container-restart, …-backoff-expired):
+ * the pod stays Pending, `kubectl get pods` shows Init:Error, then Init:CrashLoopBackOff.
  */
 export function onFailureRestartStages(): PodStage[] {
-  const onFailure = (pod: Pod): boolean => candidate(pod) && pod.spec?.restartPolicy === 'OnFailure';
-  const failed = (pod: Pod): ContainerStatus[] => (pod.status?.containerStatuses ?? []).filter(failedExit);
-  const backingOff = (pod: Pod): ContainerStatus[] =>
-    (pod.status?.containerStatuses ?? []).filter((s) => s.state?.waiting?.reason === 'CrashLoopBackOff');
+  return restartStages(REGULAR);
+}
+
+function restartStages(set: ContainerSet): PodStage[] {
+  const onFailure = (pod: Pod): boolean => set.applies(pod) && pod.spec?.restartPolicy === 'OnFailure';
+  const failed = (pod: Pod): ContainerStatus[] => set.statuses(pod).filter(failedExit);
+  const backingOff = (pod: Pod): ContainerStatus[] => set.statuses(pod).filter((s) => s.state?.waiting?.reason === 'CrashLoopBackOff');
   const formatPod = (pod: Pod): string => `${pod.metadata?.name ?? ''}_${pod.metadata?.namespace ?? ''}(${pod.metadata?.uid ?? ''})`;
   const restarted = (s: ContainerStatus, restartCount: number, now: string, last: Terminated | undefined): ContainerStatus => ({
     ...s,
-    ready: true,
+    ready: set.readyWhileRunning,
     started: true,
     restartCount,
     state: { running: { startedAt: now } },
@@ -152,11 +208,11 @@ export function onFailureRestartStages(): PodStage[] {
   });
   const write = (pod: Pod, ctx: StageContext, change: (s: ContainerStatus, now: string) => ContainerStatus): StageResult['status'] => {
     const now = formatTime(ctx.now);
-    return podStatusFor(pod, (pod.status?.containerStatuses ?? []).map((s) => change(s, now)), now);
+    return set.podStatus(pod, set.statuses(pod).map((s) => change(s, now)), now);
   };
   return [
     {
-      name: 'pod-container-restart',
+      name: `${set.stage}-restart`,
       resource: 'Pod',
       selector: (pod) => onFailure(pod) && failed(pod).length > 0,
       delayMs: RESYNC_MS,
@@ -178,7 +234,7 @@ export function onFailureRestartStages(): PodStage[] {
       },
     },
     {
-      name: 'pod-container-backoff-expired',
+      name: `${set.stage}-backoff-expired`,
       resource: 'Pod',
       selector: (pod) => onFailure(pod) && backingOff(pod).length > 0,
       delayMs: (pod) => Math.min(...backingOff(pod).map((s) => backOffMs(s.restartCount ?? 1))),
@@ -189,6 +245,62 @@ export function onFailureRestartStages(): PodStage[] {
       }),
     },
   ];
+}
+
+/**
+ * The init crash loop of an OnFailure pod: its failed init container is restarted with the kubelet's
+ * back-off, forever (a simulated program exits the same way every run), and the pod stays Pending.
+ * Listed before pod-ready, which would otherwise take the Pending pod for a new one.
+ */
+export function initCrashLoopStages(): PodStage[] {
+  return [containerExitStage(INIT), ...restartStages(INIT)];
+}
+
+// ---- deletion of pods that stay ----------------------------------------------------------------
+
+/** The state the kubelet gives a container it cannot find once the pod is terminated (status_manager.go `TerminatePod`). */
+const UNKNOWN_TERMINATED = { exitCode: KILLED_EXIT_CODE, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated' };
+
+/**
+ * pod-kill: a pod being deleted that is not yet terminal and carries finalizers (the Job controller's
+ * `batch.kubernetes.io/job-tracking`, a user's) ⇒ when its grace period is over, the kubelet kills
+ * its containers and reports the terminal phase before it deletes the pod (pkg/kubelet/kubelet_pods.go
+ * `getPhase` with podIsTerminal; pkg/kubelet/status/status_manager.go `TerminatePod`):
+ * - running containers terminate with exit code 137, reason Error;
+ * - containers that never ran (waiting) terminate as ContainerStatusUnknown, 137, "The container could
+ *   not be located when the pod was terminated";
+ * - phase Succeeded if every container had exited 0, else Failed, whatever the restartPolicy; the
+ *   conditions of others (DisruptionTarget from an eviction) are kept.
+ * So an evicted Job pod ends Failed with DisruptionTarget, which podFailurePolicy rules match.
+ * Pods without finalizers go straight to pod-delete: the object disappears with the delete, and the
+ * status write in between would cost a write per deleted pod for a state only a watcher could glimpse.
+ */
+export function podKillStage(delayMs = 500): PodStage {
+  const killed = (pod: Pod, s: ContainerStatus, now: string): ContainerStatus => {
+    if (s.state?.terminated) return { ...s, ready: false, started: false };
+    const state = s.state?.running ? { terminated: terminated(pod, s, KILLED_EXIT_CODE, now) } : { terminated: UNKNOWN_TERMINATED };
+    return { ...s, ready: false, started: false, state };
+  };
+  return {
+    name: 'pod-kill',
+    resource: 'Pod',
+    selector: (pod) =>
+      isBeingDeleted(pod) && (pod.metadata?.finalizers?.length ?? 0) > 0 && phaseOf(pod) !== 'Succeeded' && phaseOf(pod) !== 'Failed',
+    delayMs,
+    delayLimitMs: gracePeriodMs,
+    next: (pod, ctx) => {
+      const now = formatTime(ctx.now);
+      const containerStatuses = (pod.status?.containerStatuses ?? []).map((s) => killed(pod, s, now));
+      const phase = containerStatuses.length > 0 && containerStatuses.every((s) => s.state?.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
+      return { status: { phase, conditions: terminalConditions(pod, phase, now), containerStatuses } };
+    },
+  };
+}
+
+/** A deleted pod's grace period, ms: the upper bound for the kubelet's kill and delete (undefined = none set). */
+export function gracePeriodMs(pod: Pod): number | undefined {
+  const grace = pod.metadata?.deletionGracePeriodSeconds;
+  return grace === undefined || grace === null ? undefined : Math.max(0, grace) * 1000;
 }
 
 // ---- init containers ---------------------------------------------------------------------------
@@ -207,22 +319,23 @@ function initPrograms(pod: Pod): Array<{ c: Container; exitCode: number; duratio
 
 /**
  * How long the init containers of a run-to-completion pod run one after the other, ms, up to and
- * including the first that fails under restartPolicy Never (the kubelet stops there). 0 for other pods.
+ * including the first that fails (the kubelet stops there). 0 for other pods.
  */
 export function initContainersMs(pod: Pod): number {
   let total = 0;
   for (const p of initPrograms(pod)) {
     total += p.durationMs;
-    if (p.exitCode !== 0 && pod.spec?.restartPolicy === 'Never') break;
+    if (p.exitCode !== 0) break;
   }
   return total;
 }
 
 /**
  * The init container statuses of a run-to-completion pod whose init containers just finished at
- * `now` (ms), run back to back; and, when one failed under restartPolicy Never, its name (the pod
- * then fails with it: kubectl shows `Init:Error`). Other exit codes are taken as success (OnFailure
- * init restarts are not simulated). undefined for pods not run to completion.
+ * `now` (ms), run back to back; and, when one failed, its name (kubectl shows `Init:Error`): under
+ * restartPolicy Never the pod then fails ({@link initFailedStatus}), under OnFailure it stays Pending
+ * and the container is restarted ({@link initCrashStatus}, {@link initCrashLoopStages}). undefined for
+ * pods not run to completion.
  */
 export function finishedInitContainers(pod: Pod, now: number): { statuses: ContainerStatus[]; failed?: string } | undefined {
   if (!runsToCompletion(pod)) return undefined;
@@ -235,7 +348,7 @@ export function finishedInitContainers(pod: Pod, now: number): { statuses: Conta
     const p = initPrograms(pod).find((x) => x.c.name === c.name) as { exitCode: number; durationMs: number };
     const startedAt = formatTime(t);
     t += p.durationMs;
-    const exitCode = pod.spec?.restartPolicy === 'Never' ? p.exitCode : 0;
+    const exitCode = p.exitCode;
     if (exitCode !== 0) failed = c.name;
     const state = { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt, finishedAt: formatTime(t), containerID: base.containerID } };
     return { ...base, ready: exitCode === 0, started: false, state };
@@ -247,6 +360,32 @@ export function finishedInitContainers(pod: Pod, now: number): { statuses: Conta
 export function initFailedStatus(pod: Pod, statuses: ContainerStatus[], now: string): StageResult['status'] {
   const containerStatuses = (pod.spec?.containers ?? []).map((c) => waitingContainer(c, 'PodInitializing'));
   return { phase: 'Failed', conditions: terminalConditions(pod, 'Failed', now), initContainerStatuses: statuses, containerStatuses };
+}
+
+/**
+ * The status of an OnFailure pod whose init containers have not all completed: Pending, the regular
+ * containers waiting PodInitializing, Initialized False (generate.go: reason ContainersNotInitialized,
+ * "containers with incomplete status: [i2 i3]"), Ready/ContainersReady False.
+ */
+export function initCrashStatus(pod: Pod, statuses: ContainerStatus[], now: string): StageResult['status'] {
+  const sidecars = new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
+  const complete = (s: ContainerStatus): boolean => s.state?.terminated?.exitCode === 0 || (sidecars.has(s.name) && s.started === true);
+  const incomplete = statuses.filter((s) => !complete(s)).map((s) => s.name);
+  const unready = (pod.spec?.containers ?? []).map((c) => c.name);
+  const notReady = { status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${unready.join(' ')}]` };
+  const conditions = setConditions(
+    pod,
+    [
+      { type: 'PodReadyToStartContainers', status: 'True' },
+      { type: 'Initialized', status: 'False', reason: 'ContainersNotInitialized', message: `containers with incomplete status: [${incomplete.join(' ')}]` },
+      { type: 'Ready', ...notReady },
+      { type: 'ContainersReady', ...notReady },
+      { type: 'PodScheduled', status: 'True' },
+    ],
+    now,
+  );
+  const containerStatuses = (pod.spec?.containers ?? []).map((c) => waitingContainer(c, 'PodInitializing'));
+  return { phase: 'Pending', conditions, initContainerStatuses: statuses, containerStatuses };
 }
 
 // ---- activeDeadlineSeconds --------------------------------------------------------------------

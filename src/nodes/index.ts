@@ -24,9 +24,11 @@ export { imageRepository } from './pod-status.js';
 export {
   activeDeadlineAt,
   containerProgram,
+  initCrashLoopStages,
   onFailureRestartStages,
   podActiveDeadlineStage,
   podContainerExitStage,
+  podKillStage,
   runsToCompletion,
   withActiveDeadline,
   DEADLINE_EXCEEDED_MESSAGE,

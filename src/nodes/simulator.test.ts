@@ -431,4 +431,72 @@ describe('NodeSimulator run-to-completion pods', () => {
     assert.equal(bad.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'PodInitializing');
     await s.stop();
   });
+
+  test('OnFailure, a failing init container: Pending, restarted at once, then Init:CrashLoopBackOff 10 s; the app never starts', async () => {
+    const init = (name: string, script: string) => ({ ...sh(script), name });
+    const s = await start([withSpec('initloop', { restartPolicy: 'OnFailure', initContainers: [init('i1', 'true'), init('i2', 'sleep 2; exit 4')], containers: [sh('echo main')] })]);
+    const initState = async (): Promise<string> => {
+      const p = await s.pod('initloop');
+      const c = p.status?.initContainerStatuses?.[1];
+      const st = c?.state?.waiting?.reason ?? (c?.state?.terminated ? `${c.state.terminated.reason}(${c.state.terminated.exitCode})` : c?.state?.running ? 'Running' : '-');
+      return `${p.status?.phase ?? ''}/${st}/${c?.restartCount ?? ''}/${p.status?.containerStatuses?.[0]?.state?.waiting?.reason ?? ''}`;
+    };
+    const seen = await timeline(s, 20_000, initState);
+    // i1 (`true`) takes no time and i2 2 s: the first init run ends at 0.5 + 2 s. Restarts count from
+    // startedAt, which has second precision: the run restarted at 3.5 s (startedAt 3 s) fails at 5 s.
+    assert.deepEqual(seen, [
+      [0, 'Pending/-//ContainerCreating'],
+      [2.5, 'Pending/Error(4)/0/PodInitializing'],
+      [3.5, 'Pending/Running/1/PodInitializing'],
+      [5, 'Pending/Error(4)/1/PodInitializing'],
+      [6, 'Pending/CrashLoopBackOff/1/PodInitializing'],
+      [16, 'Pending/Running/2/PodInitializing'],
+      [18, 'Pending/Error(4)/2/PodInitializing'],
+      [19, 'Pending/CrashLoopBackOff/2/PodInitializing'],
+    ]);
+    const p = await s.pod('initloop');
+    assert.deepEqual(p.status?.initContainerStatuses?.map((c) => [c.name, c.ready, c.lastState?.terminated?.exitCode]), [['i1', true, undefined], ['i2', false, 4]]);
+    const initialized = p.status?.conditions?.find((c) => c.type === 'Initialized');
+    assert.deepEqual([initialized?.status, initialized?.reason, initialized?.message], ['False', 'ContainersNotInitialized', 'containers with incomplete status: [i2]']);
+    assert.equal(p.status?.conditions?.find((c) => c.type === 'Ready')?.message, 'containers with unready status: [app]');
+    await s.stop();
+  });
+
+  test('a deleted pod held by a finalizer: killed (137) and Failed at the end of its grace, DisruptionTarget kept; gone once released', async () => {
+    const s = await start([withSpec('held', { restartPolicy: 'Never', containers: [sh('sleep 600')] }, { finalizers: ['batch.kubernetes.io/job-tracking'] })]);
+    await s.settle(async () => (await s.pod('held')).status?.phase === 'Running', 100);
+    const pods = s.client.core.pods('default');
+    const running = await s.pod('held');
+    const disruption = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
+    await pods.updateStatus({ ...running, status: { ...running.status, conditions: [...(running.status?.conditions ?? []), disruption] } });
+    await pods.delete('held', { gracePeriodSeconds: 30 });
+    const seen = await timeline(s, 3000, () => state(s, 'held'));
+    assert.deepEqual(seen, [
+      [0, 'Running/Running/0/True'],
+      [0.5, 'Failed/Error(137)/0/False:PodFailed'],
+    ]);
+    const p = await s.pod('held');
+    assert.deepEqual(p.status?.conditions?.find((c) => c.type === 'DisruptionTarget')?.reason, 'EvictionByEvictionAPI');
+    assert.ok(p.metadata?.deletionTimestamp, 'still there: the finalizer holds it');
+    const rv = p.metadata?.resourceVersion;
+    await s.clock.stepAsync(60_000);
+    await flushAsync();
+    assert.equal((await s.pod('held')).metadata?.resourceVersion, rv, 'no further writes while it waits for its finalizer');
+    await pods.update({ ...(await s.pod('held')), metadata: { ...p.metadata, finalizers: [] } });
+    await s.settle(async () => s.pod('held').then(() => false, () => true));
+    await s.stop();
+  });
+
+  test('a deleted pod whose containers never started ends ContainerStatusUnknown', async () => {
+    const s = await start([withSpec('early', { restartPolicy: 'Never', containers: [sh('sleep 600')] }, { finalizers: ['example.com/hold'] })]);
+    await s.settle(async () => (await s.pod('early')).status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ContainerCreating');
+    await s.client.core.pods('default').delete('early', { gracePeriodSeconds: 0 });
+    await s.settle(async () => (await s.pod('early')).status?.phase === 'Failed', 100);
+    assert.deepEqual((await s.pod('early')).status?.containerStatuses?.[0]?.state?.terminated, {
+      exitCode: 137,
+      reason: 'ContainerStatusUnknown',
+      message: 'The container could not be located when the pod was terminated',
+    });
+    await s.stop();
+  });
 });

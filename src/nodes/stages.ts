@@ -10,7 +10,19 @@
  */
 import type { ContainerStatus, Node, NodeCondition, NodeStatus } from '../api/index.js';
 import { formatTime } from '../util/clock/index.js';
-import { finishedInitContainers, initContainersMs, initFailedStatus, onFailureRestartStages, podActiveDeadlineStage, podContainerExitStage, withActiveDeadline } from './completion-stages.js';
+import {
+  finishedInitContainers,
+  gracePeriodMs,
+  initContainersMs,
+  initCrashLoopStages,
+  initCrashStatus,
+  initFailedStatus,
+  onFailureRestartStages,
+  podActiveDeadlineStage,
+  podContainerExitStage,
+  podKillStage,
+  withActiveDeadline,
+} from './completion-stages.js';
 import { crashLoopStages, imagePullFailureStages } from './failure-stages.js';
 import { sha256Hex } from './hash.js';
 import { containerID, isBeingDeleted, phaseOf, podConditions, running, waitingContainer } from './pod-status.js';
@@ -72,8 +84,8 @@ export function podCreateStage(delayMs = 0): PodStage {
  * ContainersReady, Ready and PodScheduled True; containers running; completed init containers
  * terminated with exit code 0 (sidecars running); hostIP(s) from the node, podIP(s) from its CIDR;
  * startTime kept if set. For run-to-completion pods the init containers first run their programs one
- * after the other (the delay grows by their run times; completion-stages.ts), and one failing under
- * restartPolicy Never fails the pod.
+ * after the other (the delay grows by their run times; completion-stages.ts); one failing fails the
+ * pod under restartPolicy Never, and under OnFailure leaves it Pending in an init crash loop.
  */
 export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
   return {
@@ -87,7 +99,10 @@ export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
       const podIP = ctx.allocatePodIP(pod);
       const ran = finishedInitContainers(pod, ctx.now);
       const network = { hostIP: ctx.node.internalIP, hostIPs: [{ ip: ctx.node.internalIP }], podIP, podIPs: [{ ip: podIP }], startTime: pod.status?.startTime ?? now };
-      if (ran?.failed) return { status: { ...initFailedStatus(pod, ran.statuses, now), ...network } };
+      if (ran?.failed) {
+        const status = pod.spec?.restartPolicy === 'Never' ? initFailedStatus(pod, ran.statuses, now) : initCrashStatus(pod, ran.statuses, now);
+        return { status: { ...status, ...network } };
+      }
       const initContainerStatuses = ran?.statuses ?? (pod.spec?.initContainers ?? []).map((c): ContainerStatus =>
         c.restartPolicy === 'Always'
           ? running(pod, c, now)
@@ -125,10 +140,7 @@ export function podDeleteStage(delayMs = 500): PodStage {
     resource: 'Pod',
     selector: isBeingDeleted,
     delayMs,
-    delayLimitMs: (pod) => {
-      const grace = pod.metadata?.deletionGracePeriodSeconds;
-      return grace === undefined ? undefined : Math.max(0, grace) * 1000;
-    },
+    delayLimitMs: gracePeriodMs,
     next: () => ({ delete: true }),
   };
 }
@@ -233,11 +245,13 @@ export function defaultStages(opts: DefaultStageOptions = {}): AnyStage[] {
     podCreateStage(),
     ...imagePullFailureStages(opts.podReadyDelayMs, opts.podReadyJitterMs),
     ...crashLoopStages(opts.podReadyDelayMs, opts.podReadyJitterMs),
+    ...initCrashLoopStages(),
     podReadyStage(opts.podReadyDelayMs, opts.podReadyJitterMs),
     podContainerExitStage(),
     ...onFailureRestartStages(),
   ].map(withActiveDeadline);
   return [
+    podKillStage(opts.podDeleteDelayMs),
     podDeleteStage(opts.podDeleteDelayMs),
     ...pods,
     podActiveDeadlineStage(),
