@@ -15,12 +15,21 @@
  * "double" quotes and backslash escapes; `$VAR`, `${VAR}`, `$?` expansion from env; `NAME=value`
  * assignments; `#` comments. Builtins: `echo` (with `-n`), `printf` (`%s`, `%d`, `%%`, `\n`, `\t`,
  * `\\`; the format is reused while arguments remain, as POSIX printf does), `sleep N` (seconds, may be
- * fractional; `infinity` = never ends), `exit [N]`, `true`, `:`, `false`.
+ * fractional; `infinity` = never ends), `exit [N]`, `true`, `:`, `false`, and `test`/`[ … ]` (POSIX
+ * `test` by argument count: strings, integers, `!`; files never exist; see ./posix-test.ts). Command
+ * names may be written with /bin/ or /usr/bin/ (`/usr/bin/test`, `/usr/bin/[`).
  *
  * Anything else is "unknown": an unknown command (e.g. `perl -Mbignum=bpi -wle 'print bpi(20)'`)
  * runs for {@link UNKNOWN_COMMAND_MS} and exits 0 printing nothing; a script using syntax outside the
  * subset (pipes, redirections, `$(…)`, `if`/`for`/`while`…) is one unknown command as a whole. A
  * container without `command`/`args` (the image's own entrypoint) is unknown too.
+ *
+ * Start-up line: when what ran was unknown commands only — the image's entrypoint, an unknown
+ * command, a script outside the subset, or a script none of whose builtins ran — the run prints one
+ * line at offset 0 naming the container, its image and the program ({@link startupLine}), so
+ * `kubectl logs` of e.g. an nginx pod shows that it started. A script in which a builtin ran (say
+ * `date; echo done`) prints only what its builtins print. The line is part of the program's result,
+ * so every run (each restart) prints it again.
  *
  * `JOB_COMPLETION_INDEX` is read from env only: the Job controller gives Indexed Job pods an env entry
  * with `valueFrom.fieldRef` on the `batch.kubernetes.io/job-completion-index` annotation, which
@@ -28,11 +37,15 @@
  * resources — are empty).
  */
 
+import { runTest } from './posix-test.js';
+
 /** How long an unknown command runs, ms. */
 export const UNKNOWN_COMMAND_MS = 1000;
 
-/** The parts of a core/v1 Container this module reads. */
+/** The parts of a core/v1 Container this module reads (`name` and `image` only for the start-up line). */
 export interface SimContainerSpec {
+  name?: string;
+  image?: string;
   command?: readonly string[];
   args?: readonly string[];
   env?: ReadonlyArray<{ name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath?: string } } }>;
@@ -134,7 +147,29 @@ export function runProgram(spec: SimContainerSpec, opts: RunOptions = {}): Progr
   } else {
     sh.simple(argv);
   }
-  return sh.result();
+  return sh.result(sh.onlyUnknown() ? startupLine(spec, argv) : undefined);
+}
+
+/** Longest program text quoted in a start-up line, characters. */
+const STARTUP_PROGRAM_MAX = 200;
+
+/**
+ * The line a container whose whole program is unknown prints at offset 0 of each run, so its log
+ * shows it ran: `kubeplane: simulated container "web" (image nginx:1.27) started; its image's
+ * entrypoint is not simulated`, or for a command `… started; it runs "perl -wle 'print 1'", which is
+ * not simulated` (argv shell-quoted, then JSON-quoted so a multi-line script stays one line).
+ */
+export function startupLine(spec: SimContainerSpec, argv: readonly string[]): string {
+  const who = `kubeplane: simulated container${spec.name ? ` ${JSON.stringify(spec.name)}` : ''}${spec.image ? ` (image ${spec.image})` : ''} started`;
+  if (argv.length === 0) return `${who}; its image's entrypoint is not simulated`;
+  let program = argv.map(shellQuote).join(' ');
+  if (program.length > STARTUP_PROGRAM_MAX) program = `${program.slice(0, STARTUP_PROGRAM_MAX)}…`;
+  return `${who}; it runs ${JSON.stringify(program)}, which is not simulated`;
+}
+
+/** A word as a shell would need it written: as is when plain, else in single quotes. */
+function shellQuote(w: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
 // ---- parsing ------------------------------------------------------------------------------------
@@ -273,9 +308,15 @@ class Exit extends Error {
   }
 }
 
+/** Command names the shell simulates (after /bin/, /usr/bin/ are stripped). */
+const BUILTINS = new Set(['echo', 'printf', 'sleep', 'exit', 'true', ':', 'false', 'test', '[']);
+
 class Shell {
   private now = 0;
   private status = 0;
+  /** Whether a builtin ran, and an unknown command: together they decide the start-up line. */
+  private ranBuiltin = false;
+  private ranUnknown = false;
   private readonly lines: OutputLine[] = [];
   /** A line started without its newline yet, and when it started. */
   private partial: OutputLine | undefined;
@@ -310,7 +351,9 @@ class Shell {
       }
     }
     const [name = '', ...args] = argv;
-    switch (name.replace(/^\/(usr\/)?bin\//, '')) {
+    const builtin = name.replace(/^\/(usr\/)?bin\//, '');
+    if (BUILTINS.has(builtin)) this.ranBuiltin = true;
+    switch (builtin) {
       case 'echo': {
         const noNewline = args[0] === '-n';
         this.write(args.slice(noNewline ? 1 : 0).join(' ') + (noNewline ? '' : '\n'));
@@ -345,18 +388,30 @@ class Shell {
       case 'false':
         this.status = 1;
         return;
+      case 'test':
+      case '[':
+        this.status = runTest(args, builtin === '[');
+        return;
       default:
         this.unknown();
     }
   }
 
   unknown(): void {
+    this.ranUnknown = true;
     this.now += UNKNOWN_COMMAND_MS;
     this.status = 0;
   }
 
-  result(): ProgramResult {
+  /** Whether what ran was unknown commands only (the whole program is not simulated). */
+  onlyUnknown(): boolean {
+    return this.ranUnknown && !this.ranBuiltin;
+  }
+
+  /** The run's result; `startup` is put first, at offset 0. */
+  result(startup?: string): ProgramResult {
     if (this.partial && this.now !== Infinity) this.lines.push(this.partial);
+    if (startup !== undefined) this.lines.unshift({ offsetMs: 0, text: startup });
     return { output: this.lines, exitCode: this.now === Infinity ? 0 : this.status, durationMs: this.now };
   }
 
