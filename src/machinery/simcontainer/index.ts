@@ -12,7 +12,8 @@
  * - a direct argv, run as one simple command (`echo hello`, `sleep 5`).
  *
  * The shell subset: simple commands separated by `;`, newlines, `&&`, `||`; words with 'single' and
- * "double" quotes and backslash escapes; `$VAR`, `${VAR}`, `$?` expansion from env; `NAME=value`
+ * "double" quotes and backslash escapes; `$VAR`, `${VAR}`, `$?` expansion from env (unquoted ones
+ * split on blanks, an empty one dropping out, as with sh's default IFS; no globbing); `NAME=value`
  * assignments; `#` comments. Builtins: `echo` (with `-n`), `printf` (`%s`, `%d`, `%%`, `\n`, `\t`,
  * `\\`; the format is reused while arguments remain, as POSIX printf does), `sleep N` (seconds, may be
  * fractional; `infinity` = never ends), `exit [N]`, `true`, `:`, `false`, and `test`/`[ … ]` (POSIX
@@ -177,8 +178,8 @@ function shellQuote(w: string): string {
 /** Syntax outside the subset. */
 class Unsupported extends Error {}
 
-/** A word: parts that are literal text or variable references. */
-type WordPart = { lit: string } | { ref: string };
+/** A word: parts that are literal text or variable references (`quoted`: inside "…", not field-split). */
+type WordPart = { lit: string } | { ref: string; quoted: boolean };
 type Word = WordPart[];
 /** A simple command and how it joins the previous one. */
 interface Command {
@@ -255,7 +256,7 @@ function parseWord(src: string, i: number): [Word, number] {
           if (src[i + 1] !== '\n') lit(src[i + 1] as string);
           i += 2;
         } else if (d === '$') {
-          i = parseRef(src, i, parts, lit);
+          i = parseRef(src, i, parts, lit, true);
         } else if (d === '`') {
           throw new Unsupported('command substitution');
         } else {
@@ -271,7 +272,7 @@ function parseWord(src: string, i: number): [Word, number] {
       if (src[i + 1] !== '\n') lit(src[i + 1] ?? '');
       i += 2;
     } else if (c === '$') {
-      i = parseRef(src, i, parts, lit);
+      i = parseRef(src, i, parts, lit, false);
     } else {
       lit(c);
       i++;
@@ -281,18 +282,18 @@ function parseWord(src: string, i: number): [Word, number] {
 }
 
 /** Reads `$NAME`, `${NAME}`, `$?`, `$1`… at `i` (a `$`) into `parts`; a lone `$` is literal. */
-function parseRef(src: string, i: number, parts: WordPart[], lit: (s: string) => void): number {
+function parseRef(src: string, i: number, parts: WordPart[], lit: (s: string) => void, quoted: boolean): number {
   const rest = src.slice(i + 1);
   if (rest.startsWith('(')) throw new Unsupported('command substitution');
   const braced = /^\{([A-Za-z_][A-Za-z0-9_]*|[0-9?#@*$])\}/.exec(rest);
   if (braced) {
-    parts.push({ ref: braced[1] as string });
+    parts.push({ ref: braced[1] as string, quoted });
     return i + 1 + braced[0].length;
   }
   if (rest.startsWith('{')) throw new Unsupported('parameter expansion');
   const bare = /^([A-Za-z_][A-Za-z0-9_]*|[0-9?#@*$])/.exec(rest);
   if (bare) {
-    parts.push({ ref: bare[1] as string });
+    parts.push({ ref: bare[1] as string, quoted });
     return i + 1 + bare[0].length;
   }
   lit('$');
@@ -328,7 +329,7 @@ class Shell {
       for (const cmd of script) {
         if (cmd.op === '&&' && this.status !== 0) continue;
         if (cmd.op === '||' && this.status === 0) continue;
-        this.simple(cmd.words.map((w) => this.expand(w)), true);
+        this.simple(this.expandWords(cmd.words), true);
         if (this.now === Infinity) return;
       }
     } catch (e) {
@@ -341,11 +342,10 @@ class Shell {
   simple(argv: string[], inScript = false): void {
     if (inScript) {
       // Leading NAME=value words: assignments (alone) or a command's env (ignored: builtins do not read it).
-      while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] as string)) {
-        const a = argv.shift() as string;
-        if (argv.length === 0) this.vars[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
-      }
+      const assignments: string[] = [];
+      while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] as string)) assignments.push(argv.shift() as string);
       if (argv.length === 0) {
+        for (const a of assignments) this.vars[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
         this.status = 0;
         return;
       }
@@ -415,8 +415,48 @@ class Shell {
     return { output: this.lines, exitCode: this.now === Infinity ? 0 : this.status, durationMs: this.now };
   }
 
-  private expand(word: Word): string {
-    return word.map((p) => ('lit' in p ? p.lit : p.ref === '?' ? String(this.status) : (this.vars[p.ref] ?? ''))).join('');
+  private value(ref: string): string {
+    return ref === '?' ? String(this.status) : (this.vars[ref] ?? '');
+  }
+
+  /**
+   * A command's words expanded into its argv: leading `NAME=value` assignments as one field each;
+   * then unquoted expansions are split on blanks and an empty one disappears, as sh's field
+   * splitting with the default IFS does (so `[ $UNSET = 1 ]` is `[ = 1 ]`, a usage error).
+   */
+  private expandWords(words: readonly Word[]): string[] {
+    const argv: string[] = [];
+    let assigning = true;
+    for (const w of words) {
+      const first = w[0];
+      assigning &&= first !== undefined && 'lit' in first && /^[A-Za-z_][A-Za-z0-9_]*=/.test(first.lit);
+      if (assigning) argv.push(w.map((p) => ('lit' in p ? p.lit : this.value(p.ref))).join(''));
+      else argv.push(...this.fields(w));
+    }
+    return argv;
+  }
+
+  /** The fields of one word (none for an unquoted empty expansion alone). */
+  private fields(word: Word): string[] {
+    const out: string[] = [];
+    let cur = '';
+    let open = false;
+    for (const p of word) {
+      if ('lit' in p || p.quoted) {
+        cur += 'lit' in p ? p.lit : this.value(p.ref);
+        open = true;
+        continue;
+      }
+      this.value(p.ref)
+        .split(/[ \t\n]+/)
+        .forEach((piece, k) => {
+          if (k > 0 && open) out.push(cur);
+          if (k > 0) [cur, open] = ['', false];
+          if (piece !== '') [cur, open] = [cur + piece, true];
+        });
+    }
+    if (open) out.push(cur);
+    return out;
   }
 
   private write(text: string): void {

@@ -28,6 +28,8 @@ describe('runProgram: shell scripts', () => {
     { name: 'env expansion', spec: sh('echo "index $JOB_COMPLETION_INDEX of ${TOTAL}" $MISSING.', { JOB_COMPLETION_INDEX: '2', TOTAL: '5' }), exitCode: 0, durationMs: 0, output: lines([0, 'index 2 of 5 .']) },
     { name: 'single quotes do not expand', spec: sh(`echo '$HOME'`, { HOME: '/root' }), exitCode: 0, durationMs: 0, output: lines([0, '$HOME']) },
     { name: 'assignment', spec: sh('X=1; echo $X'), exitCode: 0, durationMs: 0, output: lines([0, '1']) },
+    { name: 'field splitting of unquoted expansions', spec: sh('echo $A. "$A" x$B; echo [$E] "$E"', { A: ' a  b ', B: 'c d', E: '' }), exitCode: 0, durationMs: 0, output: lines([0, 'a b .  a  b  xc d'], [0, '[] ']) },
+    { name: 'assignments are not split', spec: sh('X=$A Y=$A; echo "$X|$Y"', { A: 'a  b' }), exitCode: 0, durationMs: 0, output: lines([0, 'a  b|a  b']) },
     { name: 'echo -n joins lines', spec: sh('echo -n a; sleep 1; echo b; echo -n c'), exitCode: 0, durationMs: 1000, output: lines([0, 'ab'], [1000, 'c']) },
     { name: 'printf', spec: sh(`printf '%s=%d%%\\n' a 5 b 6`), exitCode: 0, durationMs: 0, output: lines([0, 'a=5%'], [0, 'b=6%']) },
     { name: 'comments', spec: sh('echo a # not printed\n# whole line\necho b#c'), exitCode: 0, durationMs: 0, output: lines([0, 'a'], [0, 'b#c']) },
@@ -97,7 +99,7 @@ describe('runPodContainer', () => {
         { name: 'NONE', valueFrom: { fieldRef: { fieldPath: 'spec.unknown' } } },
       ],
     };
-    assert.deepEqual(runPodContainer(pod, c), { output: lines([0, '2 job-2-abcde ns ']), exitCode: 2, durationMs: 0 });
+    assert.deepEqual(runPodContainer(pod, c), { output: lines([0, '2 job-2-abcde ns']), exitCode: 2, durationMs: 0 });
   });
 });
 
@@ -177,6 +179,7 @@ describe('test / [', () => {
     { name: 'test -lt || exit 3, high index', spec: sh('test $JOB_COMPLETION_INDEX -lt 2 || exit 3', { JOB_COMPLETION_INDEX: '4' }), exitCode: 3 },
     { name: 'usage error status is 2', spec: sh('[ x -eq 1 ]; echo $?'), exitCode: 0, output: lines([0, '2']) },
     { name: 'missing ] is 2', spec: sh('[ x = x; exit $?'), exitCode: 2 },
+    { name: 'an unset unquoted operand drops out: [ = 1 ] is a usage error', spec: sh('[ $UNSET = 1 ]; echo $?; [ "$UNSET" = "" ]; echo $?'), exitCode: 0, output: lines([0, '2'], [0, '0']) },
     { name: '/usr/bin/[ and /usr/bin/test', spec: sh('/usr/bin/[ a != b ] && /usr/bin/test -n a && echo yes'), exitCode: 0, output: lines([0, 'yes']) },
     { name: 'direct argv', spec: { command: ['test', '1', '-gt', '2'] }, exitCode: 1, output: [] },
   ];
