@@ -7,8 +7,8 @@
  * `lastState.terminated`), `sinceSeconds`, `sinceTime`, `timestamps` (RFC 3339 with nanoseconds and a
  * space before each line), `tailLines`, `limitBytes`, `follow` (the remaining lines are streamed on the
  * server's clock until the program ends or the request goes away; under restartPolicy Always the
-container keeps running after its program, so the stream stays open until the request goes away).
-A program that is not simulated logs one start-up line at the start of each run (simcontainer).
+ * container keeps running after its program, so the stream stays open until the request goes away).
+ * A program that is not simulated logs one start-up line at the start of each run (simcontainer).
  *
  * Errors follow upstream (pkg/registry/core/pod/strategy.go `LogLocation`; the kubelet's
  * pkg/kubelet/kubelet_pods.go `validateContainerLogStatus`), all 400 BadRequest:
