@@ -2,7 +2,8 @@
  * Simulated containers that finish, and `kubectl logs`, with the real kubectl: a `--restart=Never`
  * pod running `sh -c 'echo hello; sleep 2; exit 3'` ends Failed with exit code 3 (STATUS Error) and
  * its log says hello (also with --timestamps and --tail); a Never pod that succeeds shows Completed;
- * the upstream errors for a multi-container pod and a missing previous run.
+ * the upstream errors for a multi-container pod and a missing previous run; a program that is not
+ * simulated (nginx's entrypoint, perl) logs its start-up line; `[ … ]` decides an exit code.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,6 +61,16 @@ describe('simulated containers and kubectl logs with real kubectl', { timeout: 1
     assert.match(bad.stderr, /container nope is not valid for pod two/);
   });
 
+  test("an unknown command logs its start-up line; [ … ] in sh -c decides the exit code", async () => {
+    await kp.kubectlOk(['run', 'pi', '--image=perl', '--restart=Never', '--', 'perl', '-Mbignum=bpi', '-wle', 'print bpi(20)']);
+    await kp.kubectlOk(['run', 'idx', '--image=busybox', '--restart=Never', '--env=N=3', '--', 'sh', '-c', 'echo n=$N; [ "$N" -lt 2 ] || exit 4']);
+    await eventually('pod pi Completed', async () => ((await status('pi')) === 'Completed' ? true : undefined), 30_000);
+    assert.equal(await kp.kubectlOk(['logs', 'pi']), `kubeplane: simulated container "pi" (image perl) started; it runs "perl -Mbignum=bpi -wle 'print bpi(20)'", which is not simulated\n`);
+    await eventually('pod idx Error', async () => ((await status('idx')) === 'Error' ? true : undefined), 30_000);
+    assert.equal((await kp.kubectlOk(['get', 'pod', 'idx', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.exitCode}'])).trim(), '4');
+    assert.equal(await kp.kubectlOk(['logs', 'idx']), 'n=3\n');
+  });
+
   test('kubectl logs -f follows until the container ends', async () => {
     await kp.kubectlOk(['run', 'f', '--image=busybox', '--restart=Never', '--', 'sh', '-c', 'sleep 1; echo one; sleep 1; echo two']);
     await eventually('pod f running', async () => ((await status('f')) === 'Running' ? true : undefined), 30_000);
@@ -69,6 +80,7 @@ describe('simulated containers and kubectl logs with real kubectl', { timeout: 1
   test('kubectl exec and port-forward: a 400 saying containers are simulated', async () => {
     await kp.kubectlOk(['run', 'svc', '--image=nginx:1.27']);
     await eventually('pod svc running', async () => ((await status('svc')) === 'Running' ? true : undefined), 30_000);
+    assert.equal(await kp.kubectlOk(['logs', 'svc']), `kubeplane: simulated container "svc" (image nginx:1.27) started; its image's entrypoint is not simulated\n`);
     const exec = await kp.kubectl(['exec', 'svc', '--', 'ls']);
     assert.notEqual(exec.code, 0);
     assert.match(exec.stderr, /exec is not available for pod svc: its containers are simulated by kubeplane/);

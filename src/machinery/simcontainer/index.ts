@@ -12,15 +12,25 @@
  * - a direct argv, run as one simple command (`echo hello`, `sleep 5`).
  *
  * The shell subset: simple commands separated by `;`, newlines, `&&`, `||`; words with 'single' and
- * "double" quotes and backslash escapes; `$VAR`, `${VAR}`, `$?` expansion from env; `NAME=value`
+ * "double" quotes and backslash escapes; `$VAR`, `${VAR}`, `$?` expansion from env (unquoted ones
+ * split on blanks, an empty one dropping out, as with sh's default IFS; no globbing); `NAME=value`
  * assignments; `#` comments. Builtins: `echo` (with `-n`), `printf` (`%s`, `%d`, `%%`, `\n`, `\t`,
  * `\\`; the format is reused while arguments remain, as POSIX printf does), `sleep N` (seconds, may be
- * fractional; `infinity` = never ends), `exit [N]`, `true`, `:`, `false`.
+ * fractional; `infinity` = never ends), `exit [N]`, `true`, `:`, `false`, and `test`/`[ … ]` (POSIX
+ * `test` by argument count: strings, integers, `!`; files never exist; see ./posix-test.ts). Command
+ * names may be written with /bin/ or /usr/bin/ (`/usr/bin/test`, `/usr/bin/[`).
  *
  * Anything else is "unknown": an unknown command (e.g. `perl -Mbignum=bpi -wle 'print bpi(20)'`)
  * runs for {@link UNKNOWN_COMMAND_MS} and exits 0 printing nothing; a script using syntax outside the
  * subset (pipes, redirections, `$(…)`, `if`/`for`/`while`…) is one unknown command as a whole. A
  * container without `command`/`args` (the image's own entrypoint) is unknown too.
+ *
+ * Start-up line: when what ran was unknown commands only — the image's entrypoint, an unknown
+ * command, a script outside the subset, or a script none of whose builtins ran — the run prints one
+ * line at offset 0 naming the container, its image and the program ({@link startupLine}), so
+ * `kubectl logs` of e.g. an nginx pod shows that it started. A script in which a builtin ran (say
+ * `date; echo done`) prints only what its builtins print. The line is part of the program's result,
+ * so every run (each restart) prints it again.
  *
  * `JOB_COMPLETION_INDEX` is read from env only: the Job controller gives Indexed Job pods an env entry
  * with `valueFrom.fieldRef` on the `batch.kubernetes.io/job-completion-index` annotation, which
@@ -28,11 +38,15 @@
  * resources — are empty).
  */
 
+import { runTest } from './posix-test.js';
+
 /** How long an unknown command runs, ms. */
 export const UNKNOWN_COMMAND_MS = 1000;
 
-/** The parts of a core/v1 Container this module reads. */
+/** The parts of a core/v1 Container this module reads (`name` and `image` only for the start-up line). */
 export interface SimContainerSpec {
+  name?: string;
+  image?: string;
   command?: readonly string[];
   args?: readonly string[];
   env?: ReadonlyArray<{ name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath?: string } } }>;
@@ -134,7 +148,29 @@ export function runProgram(spec: SimContainerSpec, opts: RunOptions = {}): Progr
   } else {
     sh.simple(argv);
   }
-  return sh.result();
+  return sh.result(sh.onlyUnknown() ? startupLine(spec, argv) : undefined);
+}
+
+/** Longest program text quoted in a start-up line, characters. */
+const STARTUP_PROGRAM_MAX = 200;
+
+/**
+ * The line a container whose whole program is unknown prints at offset 0 of each run, so its log
+ * shows it ran: `kubeplane: simulated container "web" (image nginx:1.27) started; its image's
+ * entrypoint is not simulated`, or for a command `… started; it runs "perl -wle 'print 1'", which is
+ * not simulated` (argv shell-quoted, then JSON-quoted so a multi-line script stays one line).
+ */
+export function startupLine(spec: SimContainerSpec, argv: readonly string[]): string {
+  const who = `kubeplane: simulated container${spec.name ? ` ${JSON.stringify(spec.name)}` : ''}${spec.image ? ` (image ${spec.image})` : ''} started`;
+  if (argv.length === 0) return `${who}; its image's entrypoint is not simulated`;
+  let program = argv.map(shellQuote).join(' ');
+  if (program.length > STARTUP_PROGRAM_MAX) program = `${program.slice(0, STARTUP_PROGRAM_MAX)}…`;
+  return `${who}; it runs ${JSON.stringify(program)}, which is not simulated`;
+}
+
+/** A word as a shell would need it written: as is when plain, else in single quotes. */
+function shellQuote(w: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
 // ---- parsing ------------------------------------------------------------------------------------
@@ -142,8 +178,8 @@ export function runProgram(spec: SimContainerSpec, opts: RunOptions = {}): Progr
 /** Syntax outside the subset. */
 class Unsupported extends Error {}
 
-/** A word: parts that are literal text or variable references. */
-type WordPart = { lit: string } | { ref: string };
+/** A word: parts that are literal text or variable references (`quoted`: inside "…", not field-split). */
+type WordPart = { lit: string } | { ref: string; quoted: boolean };
 type Word = WordPart[];
 /** A simple command and how it joins the previous one. */
 interface Command {
@@ -220,7 +256,7 @@ function parseWord(src: string, i: number): [Word, number] {
           if (src[i + 1] !== '\n') lit(src[i + 1] as string);
           i += 2;
         } else if (d === '$') {
-          i = parseRef(src, i, parts, lit);
+          i = parseRef(src, i, parts, lit, true);
         } else if (d === '`') {
           throw new Unsupported('command substitution');
         } else {
@@ -236,7 +272,7 @@ function parseWord(src: string, i: number): [Word, number] {
       if (src[i + 1] !== '\n') lit(src[i + 1] ?? '');
       i += 2;
     } else if (c === '$') {
-      i = parseRef(src, i, parts, lit);
+      i = parseRef(src, i, parts, lit, false);
     } else {
       lit(c);
       i++;
@@ -246,18 +282,18 @@ function parseWord(src: string, i: number): [Word, number] {
 }
 
 /** Reads `$NAME`, `${NAME}`, `$?`, `$1`… at `i` (a `$`) into `parts`; a lone `$` is literal. */
-function parseRef(src: string, i: number, parts: WordPart[], lit: (s: string) => void): number {
+function parseRef(src: string, i: number, parts: WordPart[], lit: (s: string) => void, quoted: boolean): number {
   const rest = src.slice(i + 1);
   if (rest.startsWith('(')) throw new Unsupported('command substitution');
   const braced = /^\{([A-Za-z_][A-Za-z0-9_]*|[0-9?#@*$])\}/.exec(rest);
   if (braced) {
-    parts.push({ ref: braced[1] as string });
+    parts.push({ ref: braced[1] as string, quoted });
     return i + 1 + braced[0].length;
   }
   if (rest.startsWith('{')) throw new Unsupported('parameter expansion');
   const bare = /^([A-Za-z_][A-Za-z0-9_]*|[0-9?#@*$])/.exec(rest);
   if (bare) {
-    parts.push({ ref: bare[1] as string });
+    parts.push({ ref: bare[1] as string, quoted });
     return i + 1 + bare[0].length;
   }
   lit('$');
@@ -273,9 +309,15 @@ class Exit extends Error {
   }
 }
 
+/** Command names the shell simulates (after /bin/, /usr/bin/ are stripped). */
+const BUILTINS = new Set(['echo', 'printf', 'sleep', 'exit', 'true', ':', 'false', 'test', '[']);
+
 class Shell {
   private now = 0;
   private status = 0;
+  /** Whether a builtin ran, and an unknown command: together they decide the start-up line. */
+  private ranBuiltin = false;
+  private ranUnknown = false;
   private readonly lines: OutputLine[] = [];
   /** A line started without its newline yet, and when it started. */
   private partial: OutputLine | undefined;
@@ -287,7 +329,7 @@ class Shell {
       for (const cmd of script) {
         if (cmd.op === '&&' && this.status !== 0) continue;
         if (cmd.op === '||' && this.status === 0) continue;
-        this.simple(cmd.words.map((w) => this.expand(w)), true);
+        this.simple(this.expandWords(cmd.words), true);
         if (this.now === Infinity) return;
       }
     } catch (e) {
@@ -300,17 +342,18 @@ class Shell {
   simple(argv: string[], inScript = false): void {
     if (inScript) {
       // Leading NAME=value words: assignments (alone) or a command's env (ignored: builtins do not read it).
-      while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] as string)) {
-        const a = argv.shift() as string;
-        if (argv.length === 0) this.vars[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
-      }
+      const assignments: string[] = [];
+      while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] as string)) assignments.push(argv.shift() as string);
       if (argv.length === 0) {
+        for (const a of assignments) this.vars[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
         this.status = 0;
         return;
       }
     }
     const [name = '', ...args] = argv;
-    switch (name.replace(/^\/(usr\/)?bin\//, '')) {
+    const builtin = name.replace(/^\/(usr\/)?bin\//, '');
+    if (BUILTINS.has(builtin)) this.ranBuiltin = true;
+    switch (builtin) {
       case 'echo': {
         const noNewline = args[0] === '-n';
         this.write(args.slice(noNewline ? 1 : 0).join(' ') + (noNewline ? '' : '\n'));
@@ -345,23 +388,75 @@ class Shell {
       case 'false':
         this.status = 1;
         return;
+      case 'test':
+      case '[':
+        this.status = runTest(args, builtin === '[');
+        return;
       default:
         this.unknown();
     }
   }
 
   unknown(): void {
+    this.ranUnknown = true;
     this.now += UNKNOWN_COMMAND_MS;
     this.status = 0;
   }
 
-  result(): ProgramResult {
+  /** Whether what ran was unknown commands only (the whole program is not simulated). */
+  onlyUnknown(): boolean {
+    return this.ranUnknown && !this.ranBuiltin;
+  }
+
+  /** The run's result; `startup` is put first, at offset 0. */
+  result(startup?: string): ProgramResult {
     if (this.partial && this.now !== Infinity) this.lines.push(this.partial);
+    if (startup !== undefined) this.lines.unshift({ offsetMs: 0, text: startup });
     return { output: this.lines, exitCode: this.now === Infinity ? 0 : this.status, durationMs: this.now };
   }
 
-  private expand(word: Word): string {
-    return word.map((p) => ('lit' in p ? p.lit : p.ref === '?' ? String(this.status) : (this.vars[p.ref] ?? ''))).join('');
+  private value(ref: string): string {
+    return ref === '?' ? String(this.status) : (this.vars[ref] ?? '');
+  }
+
+  /**
+   * A command's words expanded into its argv: leading `NAME=value` assignments as one field each;
+   * then unquoted expansions are split on blanks and an empty one disappears, as sh's field
+   * splitting with the default IFS does (so `[ $UNSET = 1 ]` is `[ = 1 ]`, a usage error).
+   */
+  private expandWords(words: readonly Word[]): string[] {
+    const argv: string[] = [];
+    let assigning = true;
+    for (const w of words) {
+      const first = w[0];
+      assigning &&= first !== undefined && 'lit' in first && /^[A-Za-z_][A-Za-z0-9_]*=/.test(first.lit);
+      if (assigning) argv.push(w.map((p) => ('lit' in p ? p.lit : this.value(p.ref))).join(''));
+      else argv.push(...this.fields(w));
+    }
+    return argv;
+  }
+
+  /** The fields of one word (none for an unquoted empty expansion alone). */
+  private fields(word: Word): string[] {
+    const out: string[] = [];
+    let cur = '';
+    let open = false;
+    for (const p of word) {
+      if ('lit' in p || p.quoted) {
+        cur += 'lit' in p ? p.lit : this.value(p.ref);
+        open = true;
+        continue;
+      }
+      this.value(p.ref)
+        .split(/[ \t\n]+/)
+        .forEach((piece, k) => {
+          if (k > 0 && open) out.push(cur);
+          if (k > 0) [cur, open] = ['', false];
+          if (piece !== '') [cur, open] = [cur + piece, true];
+        });
+    }
+    if (open) out.push(cur);
+    return out;
   }
 
   private write(text: string): void {

@@ -15,7 +15,7 @@ const at = (s: number): string => new Date(T0 + s * 1000).toISOString().replace(
 function pod(script: string, state: ContainerStatus['state'], extra: Partial<ContainerStatus> = {}): Pod {
   return {
     metadata: { name: 'p', namespace: 'default', uid: 'u' },
-    spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', script] }] },
+    spec: { nodeName: 'n1', restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', script] }] },
     status: { phase: 'Running', containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: true, restartCount: 0, state, ...extra }] },
   };
 }
@@ -88,6 +88,36 @@ describe('pods/log', () => {
     assert.deepEqual(got, ['one\n', 'two\n', 'three\n']);
     await done;
     assert.equal(ended, true);
+  });
+
+  test('a container whose program is not simulated: its start-up line at the start of each run (--previous, --timestamps)', () => {
+    const nginx = (state: ContainerStatus['state'], extra: Partial<ContainerStatus> = {}): Pod => ({
+      metadata: { name: 'web-1', namespace: 'default', uid: 'u' },
+      spec: { nodeName: 'n1', containers: [{ name: 'web', image: 'nginx:1.27' }] },
+      status: { phase: 'Running', containerStatuses: [{ name: 'web', image: 'nginx:1.27', imageID: '', ready: true, restartCount: 0, state, ...extra }] },
+    });
+    const LINE = `kubeplane: simulated container "web" (image nginx:1.27) started; its image's entrypoint is not simulated\n`;
+    assert.equal(text(podLog(nginx({ running: { startedAt: at(0) } }), {}, clockAt(600))), LINE);
+    const restarted = nginx({ running: { startedAt: at(30) } }, { restartCount: 1, lastState: { terminated: { exitCode: 137, reason: 'Error', startedAt: at(5), finishedAt: at(20) } } });
+    assert.equal(text(podLog(restarted, { timestamps: 'true' }, clockAt(60))), `2025-01-01T00:00:30.000000000Z ${LINE}`);
+    assert.equal(text(podLog(restarted, { previous: 'true', timestamps: 'true' }, clockAt(60))), `2025-01-01T00:00:05.000000000Z ${LINE}`);
+    const perl = pod('perl -e 1', { terminated: { exitCode: 0, reason: 'Completed', startedAt: at(0), finishedAt: at(1) } });
+    assert.equal(text(podLog(perl, {}, clockAt(60))), `kubeplane: simulated container "c" (image busybox) started; it runs "sh -c 'perl -e 1'", which is not simulated\n`);
+  });
+
+  test('follow under restartPolicy Always stays open after the program ends: the container keeps running', async () => {
+    const always: Pod = { ...running, spec: { ...running.spec!, restartPolicy: 'Always' } };
+    const clock = clockAt(1);
+    const got: string[] = [];
+    let ended = false;
+    void (async () => {
+      for await (const chunk of podLog(always, { follow: 'true' }, clock) as LogStream) got.push(chunk);
+      ended = true;
+    })();
+    await clock.stepAsync(3_600_000);
+    await flushAsync();
+    assert.deepEqual(got, ['one\n', 'two\n', 'three\n']);
+    assert.equal(ended, false);
   });
 
   test('follow on a finished container returns the text at once', () => {
