@@ -3,7 +3,8 @@
  * podFailurePolicy FailJob rule on exit code 42; an Ignore rule on DisruptionTarget, the pod evicted
  * by `kubectl drain` (the simulated kubelet kills it and reports it Failed, keeping the eviction's
  * condition) and replaced without counting against backoffLimit 0; backoffLimitPerIndex failing
- * indexes 1 and 2 of an Indexed Job whose pods `exit $JOB_COMPLETION_INDEX`; an OnFailure Job whose
+ * indexes 1 and 2 of an Indexed Job whose pods `exit $JOB_COMPLETION_INDEX`; a successPolicy met by
+ * index 1 alone (`[ "$JOB_COMPLETION_INDEX" = 1 ] && exit 0; sleep 600`); an OnFailure Job whose
  * init container crash-loops until its restarts reach backoffLimit.
  */
 import { describe, test, before, after } from 'node:test';
@@ -97,6 +98,25 @@ describe('Job failure and success policies with real kubectl', { timeout: 240_00
     assert.deepEqual([j.status.completedIndexes, j.status.failedIndexes, j.status.succeeded, j.status.failed], ['0', '1,2', 1, 2]);
     assert.deepEqual([trueCondition(j, 'Failed')?.reason, trueCondition(j, 'Failed')?.message], ['FailedIndexes', 'Job has failed indexes']);
     assert.match(await kp.kubectlOk(['describe', 'job', 'perindex']), /^Completed Indexes:\s+0$/m);
+  });
+
+  test('successPolicy: index 1 succeeding is enough ([ "$JOB_COMPLETION_INDEX" = 1 ]); the rest are stopped; SuccessCriteriaMet, then Complete', async () => {
+    await kp.kubectlOk(
+      ['apply', '-f', '-'],
+      job('leader', '[ "$JOB_COMPLETION_INDEX" = 1 ] && exit 0; sleep 600', {
+        completionMode: 'Indexed',
+        completions: 3,
+        parallelism: 3,
+        successPolicy: { rules: [{ succeededIndexes: '1' }] },
+      }),
+    );
+    assert.equal((await kp.kubectlOk(['wait', '--for=condition=complete', 'job/leader', '--timeout=60s'])).trim(), 'job.batch/leader condition met');
+    const j = await kp.kubectlJson<Job>(['get', 'job', 'leader']);
+    for (const type of ['SuccessCriteriaMet', 'Complete']) {
+      assert.deepEqual([trueCondition(j, type)?.reason, trueCondition(j, type)?.message], ['SuccessPolicy', 'Matched rules at index 0'], type);
+    }
+    assert.deepEqual([j.status.completedIndexes, j.status.succeeded, j.status.active ?? 0], ['1', 1, 0]);
+    await eventually('the other indexes stopped', async () => ((await podsOf('leader')).every((p) => p.status.phase !== 'Running') ? true : undefined), 30_000);
   });
 
   test('restartPolicy OnFailure, an init container that fails: Init:CrashLoopBackOff, and its restarts reach backoffLimit 2', async () => {
