@@ -51,13 +51,13 @@ const jobSpec = (name: string, script: string, extra: Record<string, unknown> = 
   template: { spec: { restartPolicy: 'Never', containers: [{ name, image: 'busybox', command: ['sh', '-c', script] }] } },
 });
 
-/** The JSON of a CronJob keeping one successful and one failed Job in its history. */
-const cronJobManifest = (name: string, schedule: string, spec: Record<string, unknown>): string =>
+/** The JSON of a CronJob keeping one successful and one failed Job in its history; `extra`: more spec fields. */
+const cronJobManifest = (name: string, schedule: string, spec: Record<string, unknown>, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({
     apiVersion: 'batch/v1',
     kind: 'CronJob',
     metadata: { name },
-    spec: { schedule, successfulJobsHistoryLimit: 1, failedJobsHistoryLimit: 1, jobTemplate: { spec } },
+    spec: { ...extra, schedule, successfulJobsHistoryLimit: 1, failedJobsHistoryLimit: 1, jobTemplate: { spec } },
   });
 
 describe('CronJob history, TTL cleanup and kubectl logs deploy/… with real kubectl', { timeout: 180_000, concurrency: true }, () => {
@@ -91,19 +91,25 @@ describe('CronJob history, TTL cleanup and kubectl logs deploy/… with real kub
     }, 10_000);
 
   test('a CronJob every minute: Job <name>-<minutes> with the scheduled timestamp, status times, successfulJobsHistoryLimit 1', async () => {
-    // The sleep keeps the scheduled Job active long enough to read ACTIVE 1.
-    const manifest = cronJobManifest('every-minute', '* * * * *', jobSpec('tick', 'echo tick; sleep 6'));
+    // Suspended until the Jobs made by hand below have started, so that the scheduled one is the
+    // newest whenever the minute turns. The sleep keeps it active long enough to read ACTIVE 1.
+    const manifest = cronJobManifest('every-minute', '* * * * *', jobSpec('tick', 'echo tick; sleep 6'), { suspend: true });
     assert.equal((await kp.kubectlOk(['apply', '-f', '-'], manifest)).trim(), 'cronjob.batch/every-minute created');
 
-    // Two Jobs made by hand count in the CronJob's history: once both finish, the older (same start
-    // second: the name breaks the tie) is deleted.
-    await kp.kubectlOk(['create', 'job', 'manual-a', '--from=cronjob/every-minute']);
-    await kp.kubectlOk(['create', 'job', 'manual-b', '--from=cronjob/every-minute']);
-    // (manual-a finishes with manual-b, and may be gone by then: not waited for.)
-    await kp.kubectlOk(['wait', '--for=condition=complete', 'job/manual-b', '--timeout=30s']);
-    await kp.kubectlOk(['wait', '--for=delete', 'job/manual-a', '--timeout=30s']);
+    // Two Jobs made by hand count in the CronJob's history: once both finish, the older is deleted.
+    // Start times have whole seconds; a tie goes to the name, so theirs sort before every-minute-….
+    await kp.kubectlOk(['create', 'job', 'a-by-hand', '--from=cronjob/every-minute']);
+    await kp.kubectlOk(['create', 'job', 'b-by-hand', '--from=cronjob/every-minute']);
+    // (a-by-hand finishes with b-by-hand, and may be gone by then: not waited for.)
+    await kp.kubectlOk(['wait', '--for=condition=complete', 'job/b-by-hand', '--timeout=30s']);
+    await kp.kubectlOk(['wait', '--for=delete', 'job/a-by-hand', '--timeout=30s']);
+    assert.equal(
+      (await kp.kubectlOk(['patch', 'cronjob', 'every-minute', '--type=merge', '-p', '{"spec":{"suspend":false}}'])).trim(),
+      'cronjob.batch/every-minute patched',
+    );
 
-    // The scheduled Job: at the next minute boundary (at most 60 s away).
+    // The scheduled Job: at the next minute boundary (at most 60 s away), or at once for a minute
+    // that turned while suspended (no startingDeadlineSeconds: a missed run still runs).
     const scheduled = await eventually(
       'the scheduled Job of every-minute',
       async () => (await ownedJobs('every-minute')).find((j) => j.metadata.annotations?.[SCHEDULED_ANNOTATION] !== undefined),
@@ -123,8 +129,8 @@ describe('CronJob history, TTL cleanup and kubectl logs deploy/… with real kub
     assert.match(await kp.kubectlOk(['get', 'cj', 'every-minute']), /^NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE\nevery-minute\s+\* \* \* \* \*\s+<none>\s+False\s+1\s+\d+s\s+\d+s\n$/);
 
     assert.equal((await kp.kubectlOk(['wait', '--for=condition=complete', `job/${name}`, '--timeout=30s'])).trim(), `job.batch/${name} condition met`);
-    // Now manual-b is the older of two successful Jobs.
-    await kp.kubectlOk(['wait', '--for=delete', 'job/manual-b', '--timeout=30s']);
+    // Now b-by-hand is the older of two successful Jobs.
+    await kp.kubectlOk(['wait', '--for=delete', 'job/b-by-hand', '--timeout=30s']);
     const completionTime = (await kp.kubectlOk(['get', 'job', name, '-o', 'jsonpath={.status.completionTime}'])).trim();
     const done = await eventually(`every-minute inactive, lastSuccessfulTime ${completionTime}`, async () => {
       const cj = await kp.kubectlJson<CronJob>(['get', 'cronjob', 'every-minute']);
@@ -139,15 +145,15 @@ describe('CronJob history, TTL cleanup and kubectl logs deploy/… with real kub
     assert.equal(await kp.kubectlOk(['logs', `job/${name}`]), 'tick\n');
 
     await expectCronJobEvents('every-minute', [
-      'Warning UnexpectedJob: Saw a job that the controller did not create or forgot: manual-a',
-      'Normal SuccessfulDelete: Deleted job manual-a',
+      'Warning UnexpectedJob: Saw a job that the controller did not create or forgot: a-by-hand',
+      'Normal SuccessfulDelete: Deleted job a-by-hand',
       `Normal SuccessfulCreate: Created job ${name}`,
       `Normal SawCompletedJob: Saw completed job: ${name}, condition: Complete`,
-      'Normal SuccessfulDelete: Deleted job manual-b',
+      'Normal SuccessfulDelete: Deleted job b-by-hand',
     ]);
     const described = await kp.kubectlOk(['describe', 'cronjob', 'every-minute']);
     assert.match(described, new RegExp(`Normal\\s+SuccessfulCreate\\s+\\S+\\s+cronjob-controller\\s+Created job ${name}\\n`));
-    assert.match(described, /Normal\s+SuccessfulDelete\s+\S+\s+cronjob-controller\s+Deleted job manual-b\n/);
+    assert.match(described, /Normal\s+SuccessfulDelete\s+\S+\s+cronjob-controller\s+Deleted job b-by-hand\n/);
     assert.match(described, new RegExp(`Last Schedule Time:\\s+\\w{3}, \\d\\d \\w{3} \\d{4} \\d\\d:${scheduledTime.slice(14, 16)}:00 \\+0000\\n`));
   });
 
