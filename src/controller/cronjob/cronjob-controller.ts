@@ -246,11 +246,15 @@ export class CronJobController {
         // Ours but not in our active list: we crashed between creating it and updating status, our
         // cache is older than the Job, or someone created it for us to adopt.
         this.event(cronJob, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${j.metadata?.name ?? ''}`);
-      } else if (found && isJobFinished(j)) {
-        deleteFromActiveList(cronJob, j.metadata?.uid);
-        this.event(cronJob, 'Normal', 'SawCompletedJob', `Saw completed job: ${j.metadata?.name ?? ''}, status: ${finishedCondition(j)?.type ?? ''}`);
-        updateStatus = true;
-      } else if (isJobSucceeded(j)) {
+      } else if (isJobFinished(j)) {
+        if (found) {
+          deleteFromActiveList(cronJob, j.metadata?.uid);
+          this.event(cronJob, 'Normal', 'SawCompletedJob', `Saw completed job: ${j.metadata?.name ?? ''}, condition: ${finishedCondition(j)?.type ?? ''}`);
+          updateStatus = true;
+        }
+        // Not only in a later sync: by then the history limit (or a TTL) may have deleted the Job,
+        // and its success would never be recorded (upstream #122025).
+        if (!isJobSucceeded(j)) continue;
         // A Job need not be active to count: any succeeded one moves lastSuccessfulTime.
         const completion = parseTime(j.status?.completionTime);
         const last = parseTime(cronJob.status?.lastSuccessfulTime);

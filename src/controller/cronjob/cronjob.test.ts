@@ -47,8 +47,9 @@ async function setup(start: number, objects: KubeObject[] = []) {
   const recorder = new EventRecorder(client, { component: 'cronjob-controller', clock, logger: silentLogger });
   const ac = new AbortController();
   let running: Promise<void> | undefined;
+  let controller: CronJobController | undefined;
   const startController = async (localTimeZone?: string): Promise<void> => {
-    const cjc = new CronJobController({ client, informers, clock, recorder, logger: silentLogger, ...(localTimeZone ? { localTimeZone } : {}) });
+    const cjc = (controller = new CronJobController({ client, informers, clock, recorder, logger: silentLogger, ...(localTimeZone ? { localTimeZone } : {}) }));
     informers.start();
     running = cjc.run(2, ac.signal);
     await settle();
@@ -87,7 +88,12 @@ async function setup(start: number, objects: KubeObject[] = []) {
     informers.shutdown();
     await running;
   };
-  return { clock, client, transport, startController, settle, stepTo, jobs, events, cronJob, finish, stop };
+  /** The running controller; throws before {@link startController}. */
+  const theController = (): CronJobController => {
+    if (!controller) throw new Error('controller not started');
+    return controller;
+  };
+  return { clock, client, transport, startController, theController, settle, stepTo, jobs, events, cronJob, finish, stop };
 }
 
 const names = (js: readonly Job[]): string[] => js.map((j) => j.metadata?.name ?? '');
@@ -121,7 +127,7 @@ describe('CronJob controller', () => {
     const after = (await s.cronJob('every')).status;
     assert.deepEqual(after?.active ?? [], []);
     assert.equal(after?.lastSuccessfulTime, '2025-01-01T00:06:30Z');
-    assert.deepEqual(await s.events('SawCompletedJob'), [`Normal SawCompletedJob Saw completed job: ${job?.metadata?.name ?? ''}, status: Complete`]);
+    assert.deepEqual(await s.events('SawCompletedJob'), [`Normal SawCompletedJob Saw completed job: ${job?.metadata?.name ?? ''}, condition: Complete`]);
     await s.stop();
   });
 
@@ -250,6 +256,35 @@ describe('CronJob controller', () => {
     // Complete: m, m+2, m+4 → keep the 2 newest; Failed: m+1, m+3, m+5 → keep 1.
     assert.deepEqual(names(await s.jobs()), [`h-${m + 2}`, `h-${m + 4}`, `h-${m + 5}`]);
     assert.ok((await s.events('SuccessfulDelete')).includes(`Normal SuccessfulDelete Deleted job h-${m}`));
+    await s.stop();
+  });
+
+  test('the sync that sees an active Job succeed drops it from active and sets lastSuccessfulTime at once', async () => {
+    // Upstream #122025 (in v1.33's syncCronJob): done in a later sync, the success was lost whenever
+    // the Job was gone by then (a TTL, or a newer Job pushing it out of the history).
+    const T0 = Date.parse('2025-01-01T00:00:30Z');
+    const s = await setup(T0);
+    await s.client.batch.cronJobs('ns').create(newCronJob('zero', {}));
+    await s.startController();
+    await s.stepTo(T0 + MIN);
+    const [job] = await s.jobs();
+    const name = job?.metadata?.name ?? '';
+    const cjc = s.theController();
+    const sync = cjc.syncHandler;
+    /** After each sync: `active names | lastSuccessfulTime`. */
+    const seen: string[] = [];
+    cjc.syncHandler = async (key) => {
+      const r = await sync(key);
+      const st = (await s.cronJob('zero')).status;
+      seen.push(`${(st?.active ?? []).map((a) => a.name).join(',')} | ${st?.lastSuccessfulTime ?? ''}`);
+      return r;
+    };
+    await s.clock.stepAsync(10_000);
+    await s.finish(name, 'Complete');
+    await s.settle();
+    assert.ok(seen.length > 0);
+    assert.ok(seen.every((x) => x === ' | 2025-01-01T00:01:40Z'), `states after each sync: ${JSON.stringify(seen)}`);
+    assert.deepEqual(await s.events('SawCompletedJob'), [`Normal SawCompletedJob Saw completed job: ${name}, condition: Complete`]);
     await s.stop();
   });
 
