@@ -1,17 +1,19 @@
 /**
- * Run-to-completion pods: containers of pods with `restartPolicy: Never` or `OnFailure` finish. What
- * a container prints, its exit code and run time come from its `command`/`args`/`env`
- * (src/machinery/simcontainer: `sh -c 'sleep 5; exit 3'` exits 3 five seconds after it started;
- * anything not understood runs 1 s and exits 0). Triggers, all visible in the manifest:
+ * Containers that end: what a container prints, its exit code and run time come from its
+ * `command`/`args`/`env` (src/machinery/simcontainer: `sh -c 'sleep 5; exit 3'` exits 3 five seconds
+ * after it started; anything not understood runs 1 s and exits 0 in pods with `restartPolicy: Never`
+ * or `OnFailure`, and never ends under `Always`, where it is taken for a server). Triggers, all
+ * visible in the manifest:
  *
  * | pod                                   | what happens                                                             |
  * |---------------------------------------|--------------------------------------------------------------------------|
- * | restartPolicy Never/OnFailure, Running | each running container terminates when its program ends: exit code,     |
+ * | a Running pod                         | each running container terminates when its program ends: exit code,     |
  * |                                       | reason Completed (0) or Error, startedAt/finishedAt, ready false         |
  * | all containers exited 0               | phase Succeeded; Ready/ContainersReady False reason PodCompleted          |
  * | Never, all exited, some non-zero      | phase Failed; Ready/ContainersReady False reason PodFailed                |
- * | OnFailure, a container exited ≠ 0     | restarted 1 s later (restartCount 1), then each later exit waits in      |
- * |                                       | CrashLoopBackOff 10 s, 20 s … 5 min (lastState.terminated keeps the exit) |
+ * | OnFailure, a container exited ≠ 0;    | restarted 1 s later (restartCount 1), then each later exit waits in      |
+ * | Always, a container exited (any code) | CrashLoopBackOff 10 s, 20 s … 5 min (lastState.terminated keeps the exit); |
+ * |                                       | the pod stays Running, not Ready while a container is down               |
  * | `spec.activeDeadlineSeconds` (any pod) | that long after `status.startTime`: phase Failed, reason                |
  * |                                       | DeadlineExceeded, running containers killed (exit 137, Error)            |
  * | OnFailure, an init container exited ≠ 0 | Pending (Init:Error); the init container restarted as above  |
@@ -19,11 +21,11 @@
  * | being deleted with finalizers          | containers killed (137) at the end of the grace period; Failed (or       |
  * | (e.g. an evicted Job pod)              | Succeeded if all had exited 0); DisruptionTarget kept                    |
  *
- * Pods with restartPolicy Always keep running. A program that never ends (`sleep infinity`) keeps its
- * container running. Init containers are reported Completed when the pod starts (stages.ts pod-ready).
+ * A program that never ends (`sleep infinity`, a server) keeps its container running. Init containers
+ * of Always pods are reported Completed when the pod starts (stages.ts pod-ready).
  *
  * Follows the kubelet: pkg/kubelet/kubelet_pods.go (`getPhase`: Succeeded when every container
- * exited 0, Failed under Never when one failed, Running while OnFailure restarts), pkg/kubelet/status/
+ * exited 0, Failed under Never when one failed, Running while containers restart), pkg/kubelet/status/
  * generate.go (terminal-phase Ready/ContainersReady reasons PodCompleted/PodFailed), pkg/kubelet/
  * active_deadline.go (reason and message), pkg/kubelet/kuberuntime/kuberuntime_manager.go (back-off,
  * shared with failure-stages.ts).
@@ -48,8 +50,8 @@ const KILLED_EXIT_CODE = 137;
 /** restartPolicy Never or OnFailure. */
 export const runsToCompletion = (pod: Pod): boolean => pod.spec?.restartPolicy === 'Never' || pod.spec?.restartPolicy === 'OnFailure';
 
-const candidate = (pod: Pod): boolean =>
-  runsToCompletion(pod) && !isBeingDeleted(pod) && phaseOf(pod) === 'Running' && !pod.metadata?.annotations?.[SIMULATE_ANNOTATION];
+/** A Running pod whose containers' programs decide what happens (not crash-looping by annotation, not being deleted). */
+const candidate = (pod: Pod): boolean => !isBeingDeleted(pod) && phaseOf(pod) === 'Running' && !pod.metadata?.annotations?.[SIMULATE_ANNOTATION];
 
 /** What the container's program does: output, exit code, run time (ms) — with the pod's HOSTNAME and downward-API env. */
 export function containerProgram(pod: Pod, c: Container): ReturnType<typeof runPodContainer> {
@@ -116,7 +118,8 @@ function podStatusFor(pod: Pod, statuses: ContainerStatus[], now: string): Stage
   const allExited = statuses.every((s) => s.state?.terminated);
   const anyFailed = statuses.some(failedExit);
   let phase = 'Running';
-  if (allExited && !anyFailed) phase = 'Succeeded';
+  // Under restartPolicy Always every exited container is restarted: the pod stays Running.
+  if (allExited && !anyFailed && runsToCompletion(pod)) phase = 'Succeeded';
   else if (allExited && pod.spec?.restartPolicy === 'Never') phase = 'Failed';
   if (phase === 'Running') {
     return { phase, conditions: podConditions(pod, true, statuses.filter((s) => !s.ready).map((s) => s.name), now), containerStatuses: statuses };
@@ -179,8 +182,10 @@ function containerExitStage(set: ContainerSet): PodStage {
 }
 
 /**
- * The OnFailure restart stages (the kubelet's container back-off, as crash loops in failure-stages.ts):
- * - pod-container-restart: a container terminated with a non-zero code ⇒ 1 s later restarted at once
+ * The restart stages (the kubelet's container back-off, as crash loops in failure-stages.ts), for
+ * restartPolicy OnFailure and Always:
+ * - pod-container-restart: a container terminated — with a non-zero code under OnFailure, with any
+ *   code under Always (a server that exits: Completed, then CrashLoopBackOff) ⇒ 1 s later restarted at once
  *   the first time (restartCount 1), afterwards waiting `CrashLoopBackOff` with message "back-off
  *   <d> restarting failed container=<c> pod=<name>_<ns>(<uid>)" and event Warning BackOff;
  * - pod-container-backoff-expired: CrashLoopBackOff ⇒ running again (restartCount + 1) once the
@@ -189,13 +194,15 @@ function containerExitStage(set: ContainerSet): PodStage {
  * for a failed init container of an OnFailure pod (pod-init-container-restart, …-backoff-expired):
  * the pod stays Pending, `kubectl get pods` shows Init:Error, then Init:CrashLoopBackOff.
  */
-export function onFailureRestartStages(): PodStage[] {
+export function restartStagesOfContainers(): PodStage[] {
   return restartStages(REGULAR);
 }
 
 function restartStages(set: ContainerSet): PodStage[] {
-  const onFailure = (pod: Pod): boolean => set.applies(pod) && pod.spec?.restartPolicy === 'OnFailure';
-  const failed = (pod: Pod): ContainerStatus[] => set.statuses(pod).filter(failedExit);
+  const restarts = (pod: Pod): boolean => set.applies(pod) && pod.spec?.restartPolicy !== 'Never';
+  // Under Always every exit is restarted (Completed too); under OnFailure only non-zero ones.
+  const toRestart = (pod: Pod, s: ContainerStatus): boolean => !!s.state?.terminated && (!runsToCompletion(pod) || failedExit(s));
+  const failed = (pod: Pod): ContainerStatus[] => set.statuses(pod).filter((s) => toRestart(pod, s));
   const backingOff = (pod: Pod): ContainerStatus[] => set.statuses(pod).filter((s) => s.state?.waiting?.reason === 'CrashLoopBackOff');
   const formatPod = (pod: Pod): string => `${pod.metadata?.name ?? ''}_${pod.metadata?.namespace ?? ''}(${pod.metadata?.uid ?? ''})`;
   const restarted = (s: ContainerStatus, restartCount: number, now: string, last: Terminated | undefined): ContainerStatus => ({
@@ -214,11 +221,11 @@ function restartStages(set: ContainerSet): PodStage[] {
     {
       name: `${set.stage}-restart`,
       resource: 'Pod',
-      selector: (pod) => onFailure(pod) && failed(pod).length > 0,
+      selector: (pod) => restarts(pod) && failed(pod).length > 0,
       delayMs: RESYNC_MS,
       next: (pod, ctx) => {
         const status = write(pod, ctx, (s, now) => {
-          if (!failedExit(s)) return s;
+          if (!toRestart(pod, s)) return s;
           const n = s.restartCount ?? 0;
           if (n === 0) return restarted(s, 1, now, s.state?.terminated);
           const message = `back-off ${goDuration(backOffMs(n))} restarting failed container=${s.name} pod=${formatPod(pod)}`;
@@ -236,7 +243,7 @@ function restartStages(set: ContainerSet): PodStage[] {
     {
       name: `${set.stage}-backoff-expired`,
       resource: 'Pod',
-      selector: (pod) => onFailure(pod) && backingOff(pod).length > 0,
+      selector: (pod) => restarts(pod) && backingOff(pod).length > 0,
       delayMs: (pod) => Math.min(...backingOff(pod).map((s) => backOffMs(s.restartCount ?? 1))),
       next: (pod, ctx) => ({
         status: write(pod, ctx, (s, now) =>

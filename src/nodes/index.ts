@@ -25,7 +25,7 @@ export {
   activeDeadlineAt,
   containerProgram,
   initCrashLoopStages,
-  onFailureRestartStages,
+  restartStagesOfContainers,
   podActiveDeadlineStage,
   podContainerExitStage,
   podKillStage,

@@ -391,6 +391,28 @@ describe('NodeSimulator run-to-completion pods', () => {
     await s.stop();
   });
 
+  test('restartPolicy Always, a program that ends (even with 0): Completed, restarted, then CrashLoopBackOff; a server keeps running', async () => {
+    const s = await start([
+      withSpec('oneshot', { restartPolicy: 'Always', containers: [sh('echo hi; sleep 2')] }),
+      withSpec('server', { restartPolicy: 'Always', containers: [sh('echo starting; exec my-server')] }),
+    ]);
+    const seen = await timeline(s, 20_000, () => state(s, 'oneshot'));
+    assert.deepEqual(seen, [
+      [0, 'Pending/ContainerCreating/0/False:ContainersNotReady'],
+      [0.5, 'Running/Running/0/True'],
+      [2, 'Running/Completed(0)/0/False:ContainersNotReady'],
+      [3, 'Running/Running/1/True'],
+      [5, 'Running/Completed(0)/1/False:ContainersNotReady'],
+      [6, 'Running/CrashLoopBackOff/1/False:ContainersNotReady'],
+      [16, 'Running/Running/2/True'],
+      [18, 'Running/Completed(0)/2/False:ContainersNotReady'],
+      [19, 'Running/CrashLoopBackOff/2/False:ContainersNotReady'],
+    ]);
+    assert.equal((await s.pod('oneshot')).status?.containerStatuses?.[0]?.lastState?.terminated?.reason, 'Completed');
+    assert.equal(await state(s, 'server'), 'Running/Running/0/True');
+    await s.stop();
+  });
+
   test('restartPolicy OnFailure, a run that exits 0 ends the pod Succeeded', async () => {
     const s = await start([withSpec('once', { restartPolicy: 'OnFailure', containers: [sh('echo done')] })]);
     await s.settle(async () => (await s.pod('once')).status?.phase === 'Succeeded', 100);

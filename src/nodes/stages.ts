@@ -17,7 +17,7 @@ import {
   initCrashLoopStages,
   initCrashStatus,
   initFailedStatus,
-  onFailureRestartStages,
+  restartStagesOfContainers,
   podActiveDeadlineStage,
   podContainerExitStage,
   podKillStage,
@@ -248,7 +248,7 @@ export function defaultStages(opts: DefaultStageOptions = {}): AnyStage[] {
     ...initCrashLoopStages(),
     podReadyStage(opts.podReadyDelayMs, opts.podReadyJitterMs),
     podContainerExitStage(),
-    ...onFailureRestartStages(),
+    ...restartStagesOfContainers(),
   ].map(withActiveDeadline);
   return [
     podKillStage(opts.podDeleteDelayMs),

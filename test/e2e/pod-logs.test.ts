@@ -3,7 +3,8 @@
  * pod running `sh -c 'echo hello; sleep 2; exit 3'` ends Failed with exit code 3 (STATUS Error) and
  * its log says hello (also with --timestamps and --tail); a Never pod that succeeds shows Completed;
  * the upstream errors for a multi-container pod and a missing previous run; a program that is not
- * simulated (nginx's entrypoint, perl) logs its start-up line; `[ … ]` decides an exit code.
+ * simulated (nginx's entrypoint, perl) logs its start-up line; `[ … ]` decides an exit code; a
+ * Deployment whose command ends crash-loops.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -84,5 +85,20 @@ describe('simulated containers and kubectl logs with real kubectl', { timeout: 1
     const exec = await kp.kubectl(['exec', 'svc', '--', 'ls']);
     assert.notEqual(exec.code, 0);
     assert.match(exec.stderr, /exec is not available for pod svc: its containers are simulated by kubeplane/);
+  });
+
+  test("a Deployment whose command ends (sh -c 'echo hi'): Completed, restarted, CrashLoopBackOff; logs --previous shows the last run", async () => {
+    assert.equal((await kp.kubectlOk(['create', 'deployment', 'oneshot', '--image=busybox', '--', 'sh', '-c', 'echo hi'])).trim(), 'deployment.apps/oneshot created');
+    const row = await eventually('CrashLoopBackOff', async () => {
+      const out = (await kp.kubectlOk(['get', 'pods', '-l', 'app=oneshot', '--no-headers'])).trim();
+      return /\bCrashLoopBackOff\b/.test(out) ? out : undefined;
+    }, 30_000);
+    assert.match(row, /^oneshot-\w+-\w{5}\s+0\/1\s+CrashLoopBackOff\s+1 \(\d+s ago\)\s+\d+s$/);
+    const pod = row.split(/\s+/)[0] ?? '';
+    assert.equal(await kp.kubectlOk(['logs', pod, '--previous']), 'hi\n');
+    const describe = await kp.kubectlOk(['describe', 'pod', pod]);
+    assert.match(describe, /^\s+Last State:\s+Terminated\n\s+Reason:\s+Completed\n\s+Exit Code:\s+0$/m);
+    const rollout = await kp.kubectl(['rollout', 'status', 'deployment/oneshot', '--timeout=2s']);
+    assert.notEqual(rollout.code, 0, 'never available');
   });
 });

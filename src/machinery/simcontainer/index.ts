@@ -23,7 +23,10 @@
  * Anything else is "unknown": an unknown command (e.g. `perl -Mbignum=bpi -wle 'print bpi(20)'`)
  * runs for {@link UNKNOWN_COMMAND_MS} and exits 0 printing nothing; a script using syntax outside the
  * subset (pipes, redirections, `$(…)`, `if`/`for`/`while`…) is one unknown command as a whole. A
- * container without `command`/`args` (the image's own entrypoint) is unknown too.
+ * container without `command`/`args` (the image's own entrypoint) is unknown too. In a pod with
+ * restartPolicy Always an unknown command never ends ({@link runPodContainer}): such a pod runs
+ * servers — `nginx`, `sh -c 'echo starting; exec app'` — while a program wholly understood there,
+ * like `sh -c 'echo hi'`, ends and is restarted by the kubelet, as on a real node.
  *
  * Start-up line: when what ran was unknown commands only — the image's entrypoint, an unknown
  * command, a script outside the subset, or a script none of whose builtins ran — the run prints one
@@ -55,7 +58,7 @@ export interface SimContainerSpec {
 /** The parts of a core/v1 Pod that `fieldRef` env values read (the downward API). */
 export interface SimPodFields {
   metadata?: { name?: string; namespace?: string; uid?: string; labels?: Readonly<Record<string, string>>; annotations?: Readonly<Record<string, string>> };
-  spec?: { nodeName?: string; serviceAccountName?: string };
+  spec?: { nodeName?: string; serviceAccountName?: string; restartPolicy?: string };
   status?: { podIP?: string; hostIP?: string };
 }
 
@@ -80,9 +83,18 @@ export function podFieldValue(pod: SimPodFields, fieldPath: string): string {
   return fields[fieldPath] ?? '';
 }
 
-/** Runs a container of a pod: HOSTNAME is the pod's name, `fieldRef` env values come from the pod. */
+/**
+ * Runs a container of a pod: HOSTNAME is the pod's name, `fieldRef` env values come from the pod, and
+ * under restartPolicy Always (the default) unknown commands never end (a server), elsewhere they run
+ * {@link UNKNOWN_COMMAND_MS} (a job step).
+ */
 export function runPodContainer(pod: SimPodFields, c: SimContainerSpec): ProgramResult {
-  return runProgram(c, { env: { HOSTNAME: pod.metadata?.name ?? '' }, fieldRef: (path) => podFieldValue(pod, path) });
+  const runsToCompletion = pod.spec?.restartPolicy === 'Never' || pod.spec?.restartPolicy === 'OnFailure';
+  return runProgram(c, {
+    env: { HOSTNAME: pod.metadata?.name ?? '' },
+    fieldRef: (path) => podFieldValue(pod, path),
+    unknownCommandMs: runsToCompletion ? UNKNOWN_COMMAND_MS : Infinity,
+  });
 }
 
 /** One line the program wrote: `offsetMs` after the container started; `text` without its newline. */
@@ -104,6 +116,8 @@ export interface RunOptions {
   env?: Readonly<Record<string, string>>;
   /** Resolves an env entry's `valueFrom.fieldRef.fieldPath`; without it such entries are empty. */
   fieldRef?: (fieldPath: string) => string;
+  /** How long an unknown command runs, ms (default {@link UNKNOWN_COMMAND_MS}; Infinity: it never ends). */
+  unknownCommandMs?: number;
 }
 
 const SHELLS = /(^|\/)(sh|bash|ash|dash|zsh)$/;
@@ -133,7 +147,7 @@ export function containerEnv(spec: SimContainerSpec, extra: Readonly<Record<stri
 export function runProgram(spec: SimContainerSpec, opts: RunOptions = {}): ProgramResult {
   const env = containerEnv(spec, opts.env, opts.fieldRef);
   const argv = [...(spec.command ?? []), ...(spec.args ?? [])].map((a) => expandKubeRefs(a, env));
-  const sh = new Shell(env);
+  const sh = new Shell(env, opts.unknownCommandMs ?? UNKNOWN_COMMAND_MS);
   if (argv.length === 0) {
     sh.unknown();
   } else if (SHELLS.test(argv[0] as string) && argv[1] === '-c' && argv.length >= 3) {
@@ -322,7 +336,10 @@ class Shell {
   /** A line started without its newline yet, and when it started. */
   private partial: OutputLine | undefined;
 
-  constructor(private readonly vars: Record<string, string>) {}
+  constructor(
+    private readonly vars: Record<string, string>,
+    private readonly unknownCommandMs: number,
+  ) {}
 
   run(script: readonly Command[]): void {
     try {
@@ -399,7 +416,7 @@ class Shell {
 
   unknown(): void {
     this.ranUnknown = true;
-    this.now += UNKNOWN_COMMAND_MS;
+    this.now += this.unknownCommandMs;
     this.status = 0;
   }
 

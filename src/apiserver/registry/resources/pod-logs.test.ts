@@ -105,19 +105,21 @@ describe('pods/log', () => {
     assert.equal(text(podLog(perl, {}, clockAt(60))), `kubeplane: simulated container "c" (image busybox) started; it runs "sh -c 'perl -e 1'", which is not simulated\n`);
   });
 
-  test('follow under restartPolicy Always stays open after the program ends: the container keeps running', async () => {
-    const always: Pod = { ...running, spec: { ...running.spec!, restartPolicy: 'Always' } };
-    const clock = clockAt(1);
-    const got: string[] = [];
-    let ended = false;
-    void (async () => {
-      for await (const chunk of podLog(always, { follow: 'true' }, clock) as LogStream) got.push(chunk);
-      ended = true;
-    })();
-    await clock.stepAsync(3_600_000);
-    await flushAsync();
-    assert.deepEqual(got, ['one\n', 'two\n', 'three\n']);
-    assert.equal(ended, false);
+  test('follow under restartPolicy Always: a server (an unknown command) stays open; a program that ends closes the stream', async () => {
+    const follow = async (p: Pod): Promise<{ got: string[]; ended: boolean }> => {
+      const clock = clockAt(1);
+      const out = { got: [] as string[], ended: false };
+      void (async () => {
+        for await (const chunk of podLog(p, { follow: 'true' }, clock) as LogStream) out.got.push(chunk);
+        out.ended = true;
+      })();
+      await clock.stepAsync(3_600_000);
+      await flushAsync();
+      return out;
+    };
+    const server = pod('echo starting; exec my-server', { running: { startedAt: at(0) } });
+    assert.deepEqual(await follow({ ...server, spec: { ...server.spec!, restartPolicy: 'Always' } }), { got: ['starting\n'], ended: false });
+    assert.deepEqual(await follow({ ...running, spec: { ...running.spec!, restartPolicy: 'Always' } }), { got: ['one\n', 'two\n', 'three\n'], ended: true });
   });
 
   test('follow on a finished container returns the text at once', () => {

@@ -6,8 +6,8 @@
  * Options as `PodLogOptions` (pkg/apis/core/types.go): `container`, `previous` (the run before, from
  * `lastState.terminated`), `sinceSeconds`, `sinceTime`, `timestamps` (RFC 3339 with nanoseconds and a
  * space before each line), `tailLines`, `limitBytes`, `follow` (the remaining lines are streamed on the
- * server's clock until the program ends or the request goes away; under restartPolicy Always the
- * container keeps running after its program, so the stream stays open until the request goes away).
+ * server's clock until the program ends or the request goes away; a server — an unknown command
+ * under restartPolicy Always — never ends, so its stream stays open until the request goes away).
  * A program that is not simulated logs one start-up line at the start of each run (simcontainer).
  *
  * Errors follow upstream (pkg/registry/core/pod/strategy.go `LogLocation`; the kubelet's
@@ -90,13 +90,10 @@ function selectRun(pod: Pod, c: Container, previous: boolean): Run {
   throw newBadRequest(`container ${JSON.stringify(c.name)} in pod ${JSON.stringify(name)} is waiting to start: ${reason}`);
 }
 
-/** The program's lines with absolute times (ms); the run's end (ms, Infinity if it never ends, or runs on under restartPolicy Always). */
+/** The program's lines with absolute times (ms); the run's end (ms, Infinity if it never ends). */
 function linesOf(pod: Pod, c: Container, run: Run): { lines: Array<{ at: number; text: string }>; endsAt: number } {
   const program = runPodContainer(pod, c);
-  // Under restartPolicy Always the node simulator keeps a container running after its program ends
-  // (an nginx entrypoint "ends" after its start-up line), so a follow stays open as on a real server.
-  const keepsRunning = run.finishedAt === undefined && pod.spec?.restartPolicy !== 'Never' && pod.spec?.restartPolicy !== 'OnFailure';
-  const endsAt = run.finishedAt ?? (keepsRunning ? Infinity : run.startedAt + program.durationMs);
+  const endsAt = run.finishedAt ?? run.startedAt + program.durationMs;
   const lines = program.output.map((l: OutputLine) => ({ at: run.startedAt + l.offsetMs, text: l.text })).filter((l) => l.at <= endsAt);
   return { lines, endsAt };
 }
