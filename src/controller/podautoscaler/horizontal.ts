@@ -134,10 +134,10 @@ export class HorizontalController {
   private readonly scaleUpEvents = new Map<string, TimestampedScaleEvent[]>();
   private readonly scaleDownEvents = new Map<string, TimestampedScaleEvent[]>();
   /**
-   * The pod selector of each HPA's target, by HPA key (upstream `hpaSelectors`): `nothing` until the
-   * first reconcile reads it. Two HPAs selecting the same pod make both ambiguous.
+   * The pod selector of each HPA's target, by namespace and HPA key (upstream `hpaSelectors`):
+   * `nothing` until the first reconcile reads it. Two HPAs selecting the same pod make both ambiguous.
    */
-  private readonly hpaSelectors = new Map<string, Selector>();
+  private readonly hpaSelectors = new Map<string, Map<string, Selector>>();
 
   constructor(opts: HorizontalControllerOptions) {
     this.client = opts.client;
@@ -189,14 +189,20 @@ export class HorizontalController {
   private enqueueHPA(hpa: HorizontalPodAutoscaler): void {
     const key = metaNamespaceKey(hpa);
     this.queue.addRateLimited(key);
-    if (!this.hpaSelectors.has(key)) this.hpaSelectors.set(key, nothing);
+    const ns = hpa.metadata?.namespace ?? '';
+    let selectors = this.hpaSelectors.get(ns);
+    if (!selectors) this.hpaSelectors.set(ns, (selectors = new Map<string, Selector>()));
+    if (!selectors.has(key)) selectors.set(key, nothing);
   }
 
   /** `deleteHPA`: forgets the key's selector (the queued sync finds it gone and drops its history). */
   private deleteHPA(hpa: HorizontalPodAutoscaler): void {
     const key = metaNamespaceKey(hpa);
     this.queue.forget(key);
-    this.hpaSelectors.delete(key);
+    const ns = hpa.metadata?.namespace ?? '';
+    const selectors = this.hpaSelectors.get(ns);
+    selectors?.delete(key);
+    if (selectors?.size === 0) this.hpaSelectors.delete(ns);
   }
 
   private event(hpa: HorizontalPodAutoscaler, type: EventType, reason: string, message: string): void {
@@ -424,9 +430,10 @@ export class HorizontalController {
       throw new Error(errMsg);
     }
     const key = metaNamespaceKey(hpa);
-    // Only HPAs registered by enqueueHPA (not deleted since) take part in the ambiguity check.
-    if (this.hpaSelectors.has(key)) this.hpaSelectors.set(key, parsed);
     const namespace = hpa.metadata?.namespace ?? '';
+    // Only HPAs registered by enqueueHPA (not deleted since) take part in the ambiguity check.
+    const selectors = this.hpaSelectors.get(namespace);
+    if (selectors?.has(key)) selectors.set(key, parsed);
     const pods = this.podLister.namespace(namespace).list(parsed);
     const selecting = this.hpasControllingPods(namespace, pods);
     if (selecting.length > 1) {
@@ -441,8 +448,7 @@ export class HorizontalController {
   /** `hpasControllingPodsUnderSelector`: the keys (sorted) of the HPAs in `namespace` whose selector selects any of `pods`. */
   private hpasControllingPods(namespace: string, pods: readonly Pod[]): string[] {
     const out: string[] = [];
-    for (const [key, sel] of this.hpaSelectors) {
-      if (splitMetaNamespaceKey(key).namespace !== namespace) continue;
+    for (const [key, sel] of this.hpaSelectors.get(namespace) ?? []) {
       if (pods.some((p) => sel.matches(p.metadata?.labels))) out.push(key);
     }
     return out.sort();
