@@ -170,7 +170,7 @@ async function setup(opts: Partial<HorizontalControllerOptions> = {}) {
   const setMetricsDown = (err: Error | undefined): void => {
     metricsDown = err;
   };
-  return { clock, client, transport, hpac, start, stepFor, settle, setUsage, replicas, hpa, condition, events, stop, setMetricsDown, usage };
+  return { clock, client, transport, hpac, start, stepFor, settle, setUsage, replicas, hpa, condition, events, stop, setMetricsDown, usage, podLabels };
 }
 
 const RESCALE_UP = 'Normal SuccessfulRescale New size: 4; reason: cpu resource utilization (percentage of request) above target';
@@ -487,6 +487,98 @@ describe('HorizontalPodAutoscaler controller', () => {
     await s.stepFor(3 * SYNC);
     assert.equal(await s.replicas(), 4, 'nobody scales it any more');
     assert.equal(s.hpac.queue.len(), 0);
+    await s.stop();
+  });
+
+  test('AverageValue and ContainerResource targets: their descriptions and statuses', async () => {
+    const s = await setup();
+    const metrics: MetricSpec[] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'AverageValue', averageValue: '500m' } } }];
+    await s.start(newDeployment('web', 2), 1000, newHPA('web', { max: 10, metrics }));
+    await s.stepFor(SYNC);
+    assert.equal(await s.replicas(), 4);
+    assert.deepEqual(await s.events('SuccessfulRescale'), ['Normal SuccessfulRescale New size: 4; reason: cpu resource above target']);
+    assert.deepEqual((await s.hpa()).status?.currentMetrics, [{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '1' } } }]);
+    await s.stop();
+
+    const c = await setup();
+    const containerMetrics: MetricSpec[] = [{ type: 'ContainerResource', containerResource: { name: 'cpu', container: 'c', target: { type: 'Utilization', averageUtilization: 50 } } }];
+    await c.start(newDeployment('web', 2), 750, newHPA('web', { max: 10, metrics: containerMetrics }));
+    await c.stepFor(SYNC);
+    assert.equal(await c.replicas(), 3);
+    assert.deepEqual(await c.events('SuccessfulRescale'), ['Normal SuccessfulRescale New size: 3; reason: cpu container resource utilization (percentage of request) above target']);
+    assert.deepEqual((await c.hpa()).status?.currentMetrics, [{ type: 'ContainerResource', containerResource: { name: 'cpu', container: 'c', current: { averageUtilization: 75, averageValue: '750m' } } }]);
+    await c.stop();
+  });
+
+  test('a scale that cannot be written: FailedRescale and AbleToScale FailedUpdateScale', async () => {
+    const s = await setup();
+    s.transport.prependReactor('update', 'deployments/scale', () => ({ handled: true, error: new Error('the scale is on strike') }));
+    await s.start(newDeployment('web', 2), 1000, newHPA('web', { max: 10 }));
+    await s.stepFor(SYNC);
+    assert.equal(await s.replicas(), 2);
+    assert.deepEqual(await s.events('FailedRescale'), ['Warning FailedRescale New size: 4; reason: cpu resource utilization (percentage of request) above target; error: the scale is on strike']);
+    assert.equal(await s.condition('AbleToScale'), 'False FailedUpdateScale: the HPA controller was unable to update the target scale: the scale is on strike');
+    const h = await s.hpa();
+    assert.equal(h.status?.currentReplicas, 2);
+    assert.equal(h.status?.lastScaleTime, undefined);
+    await s.stop();
+  });
+
+  test("a target's scale without a selector, or with a bad one: InvalidSelector", async () => {
+    const s = await setup();
+    let selector = '';
+    s.transport.prependReactor('get', 'deployments/scale', (req) => ({
+      handled: true,
+      result: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: req.name, namespace: 'ns' }, spec: { replicas: 2 }, status: { replicas: 2, selector } },
+    }));
+    await s.start(newDeployment('web', 2), 1000, newHPA('web', { max: 10 }));
+    await s.stepFor(SYNC);
+    assert.equal(await s.condition('ScalingActive'), "False InvalidSelector: the HPA target's scale is missing a selector");
+    assert.deepEqual(await s.events('SelectorRequired'), ['Warning SelectorRequired selector is required']);
+    selector = 'app in (web';
+    await s.stepFor(SYNC);
+    const c = (await s.hpa()).status?.conditions?.find((x) => x.type === 'ScalingActive');
+    assert.equal(c?.reason, 'InvalidSelector');
+    assert.match(c?.message ?? '', /^couldn't convert selector into a corresponding internal selector object: /);
+    assert.equal(await s.replicas(), 2);
+    await s.stop();
+  });
+
+  test('--horizontal-pod-autoscaler-sync-period and --horizontal-pod-autoscaler-tolerance', async () => {
+    const s = await setup({ syncPeriodMs: 5000, tolerance: 0.5 });
+    // 70 % against 50 %: a ratio of 1.4, within a tolerance of 0.5.
+    await s.start(newDeployment('web', 2), 700, newHPA('web', { max: 10 }));
+    await s.stepFor(5000);
+    assert.equal((await s.hpa()).status?.currentReplicas, 2, 'synced after 5 s');
+    assert.equal(await s.replicas(), 2);
+    s.setUsage('web', 800);
+    await s.stepFor(5000);
+    assert.equal(await s.replicas(), 4);
+    await s.stop();
+  });
+
+  test('new pods whose cpu is not yet trusted count as 0 on a scale-up (cpu initialization period)', async () => {
+    const s = await setup();
+    await s.start(newDeployment('web', 2), 1000, newHPA('web', { max: 10 }));
+    // Two more pods that just started and became Ready now: their samples do not yet cover a window.
+    const now = formatTime(T0);
+    await s.transport.seed(
+      [2, 3].map((i) => ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `fresh-${i}`, namespace: 'ns', labels: { app: 'web' } },
+        spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1' } } }] },
+        status: { phase: 'Running', startTime: now, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(T0 + SYNC) }] },
+      })),
+    );
+    for (const name of ['fresh-2', 'fresh-3']) {
+      s.podLabels.set(name, { app: 'web' });
+      s.usage.set(name, 1000);
+    }
+    await s.stepFor(SYNC);
+    // Ready pods at 100 % ask for ratio 2; counting the fresh ones at 0 gives (2000 / 4000) / 0.5 = 1: no change.
+    assert.equal(await s.replicas(), 2);
+    assert.equal((await s.hpa()).status?.currentMetrics?.[0]?.resource?.current?.averageUtilization, 100);
     await s.stop();
   });
 
