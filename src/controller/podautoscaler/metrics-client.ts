@@ -69,7 +69,7 @@ export const GO_ZERO_TIME = -62_135_596_800_000;
 export const POD_METRICS_RESOURCE: ResourceDescriptor = Object.freeze({ group: 'metrics.k8s.io', version: 'v1beta1', resource: 'pods', kind: 'PodMetrics', namespaced: true });
 
 /** The wire shape of a PodMetrics (k8s.io/metrics pkg/apis/metrics/v1beta1). */
-interface PodMetricsWire {
+export interface PodMetricsWire {
   metadata?: { name?: string; namespace?: string };
   timestamp?: string;
   window?: string;

@@ -13,7 +13,7 @@ import type { Lister } from '../../informers/index.js';
 import { selectorFromSet, type Selector } from '../../machinery/labels/index.js';
 import { FakeClock, formatTime } from '../../util/clock/index.js';
 import { GO_ZERO_TIME, containerMetricsFromList, podMetricsFromList, type MetricsClient, type PodMetricsInfo } from './metrics-client.js';
-import { ReplicaCalculator, groupPods } from './replica-calculator.js';
+import { ReplicaCalculator, calculatePodRequests, groupPods } from './replica-calculator.js';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const MIN = 60_000;
@@ -655,16 +655,18 @@ describe('groupPods (upstream TestGroupPods)', () => {
       missing: ['epicurus'],
       ignored: [],
     },
+    { name: 'pending pods are unreadied', pods: [pod('unscheduled', { phase: 'Pending' })], metrics: new Map(), resource: 'cpu', ready: 0, unready: ['unscheduled'], missing: [], ignored: [] },
     {
-      name: 'pending pods are unready, failed and deleted ones ignored',
-      pods: [pod('unscheduled', { phase: 'Pending' }), pod('failed', { phase: 'Failed' }), { ...pod('deleted', {}), metadata: { name: 'deleted', deletionTimestamp: at(0) } }],
-      metrics: new Map(),
+      name: 'ignore pods with deletion timestamps',
+      pods: [{ metadata: { name: 'deleted', deletionTimestamp: '1970-01-01T00:00:01Z' }, status: { phase: 'Pending' } }],
+      metrics: new Map([['deleted', zero]]),
       resource: 'cpu',
       ready: 0,
-      unready: ['unscheduled'],
+      unready: [],
       missing: [],
-      ignored: ['failed', 'deleted'],
+      ignored: ['deleted'],
     },
+    { name: 'ignore pods in a failed state', pods: [pod('failed', { phase: 'Failed' })], metrics: new Map([['failed', zero]]), resource: 'cpu', ready: 0, unready: [], missing: [], ignored: ['failed'] },
   ];
   for (const c of cases) {
     test(c.name, () => {
@@ -675,4 +677,34 @@ describe('groupPods (upstream TestGroupPods)', () => {
       assert.deepEqual([...g.ignoredPods].sort(), [...c.ignored].sort());
     });
   }
+});
+
+describe('calculatePodRequests (upstream TestCalculatePodRequests)', () => {
+  const withContainers = (containers: NonNullable<Pod['spec']>['containers'], initContainers?: NonNullable<Pod['spec']>['initContainers']): Pod[] => [
+    { metadata: { name: 'test-pod', namespace: NAMESPACE }, spec: { containers, ...(initContainers ? { initContainers } : {}) } },
+  ];
+  const cpu = (milli: number) => ({ requests: { cpu: `${milli}m` } });
+
+  test('void', () => assert.deepEqual(calculatePodRequests([], '', 'cpu'), new Map()));
+  test('pod with regular containers', () => {
+    const pods = withContainers([
+      { name: 'container1', resources: cpu(100) },
+      { name: 'container2', resources: cpu(50) },
+    ]);
+    assert.deepEqual(calculatePodRequests(pods, '', 'cpu'), new Map([['test-pod', 150]]));
+    assert.deepEqual(calculatePodRequests(pods, 'container1', 'cpu'), new Map([['test-pod', 100]]), 'calculate requests with special container');
+  });
+  test('container missing requests', () => {
+    assert.throws(() => calculatePodRequests(withContainers([{ name: 'container1' }]), '', 'cpu'), { message: 'missing request for cpu in container container1 of Pod test-pod' });
+  });
+  test('pod with restartable init containers', () => {
+    const pods = withContainers(
+      [{ name: 'container1', resources: cpu(100) }],
+      [
+        { name: 'init-container1', resources: cpu(20) },
+        { name: 'restartable-container1', restartPolicy: 'Always', resources: cpu(50) },
+      ],
+    );
+    assert.deepEqual(calculatePodRequests(pods, '', 'cpu'), new Map([['test-pod', 150]]));
+  });
 });
