@@ -18,6 +18,8 @@
  *    (plain JSON, then Tables). Run alone: `node dist/bench/list-memory.js [pods] [concurrency]`.
  * 10. API fuzzing: seeded hostile requests (test/fuzz) per second, and how many of them were rejected
  *    with a 4xx Status per second. At length: `npm run fuzz`.
+ * 11. HPA: 1,000 HorizontalPodAutoscalers over 1,000 Deployments — how often each is evaluated in a
+ *    60 s window (the sync period is 15 s) and the CPU that costs. Run alone: `node dist/bench/hpa.js`.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +37,7 @@ import { statefulSetToReady } from './statefulset.js';
 import { jobToComplete } from './job.js';
 import { fuzz } from '../test/fuzz/run.js';
 import { listMemory, listMemoryLines } from './list-memory.js';
+import { hpaBenchLine, hpaSyncCost } from './hpa.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
 const line = (s: string): void => void process.stdout.write(s + '\n');
@@ -169,6 +172,7 @@ async function main(): Promise<void> {
     `API fuzzing (10,000 seeded cases over HTTP): ${(fz.stats.cases / fz.seconds).toFixed(0)} cases/s, ` +
       `${(fz.stats.rejected / fz.seconds).toFixed(0)} rejected requests/s (each a 4xx Status; 0 answered 5xx)`,
   );
+  line(hpaBenchLine(1_000, 60, await hpaSyncCost(1_000, 60)));
   line('goals: start-up < 1 s; 10,000 pods Ready < 60 s now, < 10 s (1,000 pods/s) eventually; server RSS < 1 GB during 200 LISTs of 10,000 pods');
 }
 

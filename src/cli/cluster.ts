@@ -30,6 +30,7 @@ import { NamespaceController } from '../controller/namespace/index.js';
 import { PodGCController } from '../controller/podgc/index.js';
 import { TTLAfterFinishedController } from '../controller/ttlafterfinished/index.js';
 import { CronJobController } from '../controller/cronjob/index.js';
+import { HorizontalController, newRESTMapper, type MetricsClient } from '../controller/podautoscaler/index.js';
 import { EndpointsController } from '../controller/endpoint/index.js';
 import { EndpointSliceController } from '../controller/endpointslice/index.js';
 import { ServiceAccountsController } from '../controller/serviceaccount/index.js';
@@ -61,6 +62,27 @@ export interface ControlPlaneOptions {
   logger: Logger;
   /** Who the bearer token is, for TokenReview (`kubeplane up` passes its token's). */
   authenticator?: TokenAuthenticator;
+  /** The HPA controller's settings (kube-controller-manager's flags); unset ones take upstream's defaults. */
+  hpa?: HPAOptions;
+}
+
+/**
+ * kube-controller-manager's `--horizontal-pod-autoscaler-*` flags, durations in ms, plus the metrics
+ * source (default: the metrics APIs, read through the API server as from metrics-server; tests
+ * inject a fake).
+ */
+export interface HPAOptions {
+  /** `--horizontal-pod-autoscaler-sync-period` (15 s). */
+  syncPeriodMs?: number;
+  /** `--horizontal-pod-autoscaler-downscale-stabilization` (5 min). */
+  downscaleStabilizationMs?: number;
+  /** `--horizontal-pod-autoscaler-tolerance` (0.1). */
+  tolerance?: number;
+  /** `--horizontal-pod-autoscaler-cpu-initialization-period` (5 min). */
+  cpuInitializationPeriodMs?: number;
+  /** `--horizontal-pod-autoscaler-initial-readiness-delay` (30 s). */
+  initialReadinessDelayMs?: number;
+  metricsClient?: MetricsClient;
 }
 
 /** A running control plane without a network face: API server, controllers, scheduler, nodes. */
@@ -86,6 +108,7 @@ const WORKERS = {
   job: 5,
   cronJob: 5,
   ttlAfterFinished: 5,
+  horizontalPodAutoscaler: 5,
   endpoint: 5,
   endpointSlice: 5,
   serviceAccount: 1,
@@ -170,6 +193,16 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     recorder: recorder('cronjob-controller'),
     logger: logFor('cronjob-controller'),
   });
+  // Targets are resolved through discovery, so custom resources with a scale subresource can be autoscaled.
+  const horizontalPodAutoscalers = new HorizontalController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    restMapper: newRESTMapper(() => api.preferredResources()),
+    recorder: recorder('horizontal-pod-autoscaler'),
+    logger: logFor('horizontal-pod-autoscaler'),
+    ...opts.hpa,
+  });
   const ttlAfterFinished = new TTLAfterFinishedController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('ttl-after-finished-controller') });
   const podGC = new PodGCController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('pod-garbage-collector') });
   const namespaces = new NamespaceController({
@@ -239,6 +272,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     podGC.run(signal),
     ttlAfterFinished.run(WORKERS.ttlAfterFinished, signal),
     cronJobs.run(WORKERS.cronJob, signal),
+    horizontalPodAutoscalers.run(WORKERS.horizontalPodAutoscaler, signal),
     endpoints.run(WORKERS.endpoint, signal),
     endpointSlices.run(WORKERS.endpointSlice, signal),
     serviceAccounts.run(WORKERS.serviceAccount, signal),
@@ -296,6 +330,8 @@ export interface ClusterOptions {
   maxMutatingRequestsInFlight?: number;
   /** `--request-timeout` in ms (default 60 000). */
   requestTimeoutMs?: number;
+  /** The HPA controller's flags. */
+  hpa?: HPAOptions;
   clock?: Clock;
   rand?: Rand;
   logger: Logger;
@@ -342,6 +378,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     controlPlaneNode: opts.controlPlaneNode ?? false,
     authenticator: staticTokenAuthenticator(token),
     ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
+    ...(opts.hpa ? { hpa: opts.hpa } : {}),
   });
   const host = opts.host ?? '127.0.0.1';
   const certs = await loadOrCreateServingCerts(dataDir, [host], clock);

@@ -31,6 +31,25 @@ function durationArg(value: string): number {
   return ms;
 }
 
+/** A Go duration in ms that may be zero (`0s`, `30s`), as the HPA controller's period flags take. */
+function nonNegativeDurationArg(value: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+  if (ms < 0) throw new InvalidArgumentError('must not be negative, e.g. 30s');
+  return ms;
+}
+
+/** A non-negative float (the HPA tolerance). */
+function ratioArg(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number >= 0, e.g. 0.1');
+  return n;
+}
+
 /** `kubeplane up`'s parsed options (commander camel-cases the flags). */
 interface UpOptions {
   nodes: number;
@@ -46,6 +65,15 @@ interface UpOptions {
   /** ms */
   requestTimeout: number;
   encryptionProviderConfig?: string;
+  /** ms */
+  horizontalPodAutoscalerSyncPeriod: number;
+  /** ms */
+  horizontalPodAutoscalerDownscaleStabilization: number;
+  horizontalPodAutoscalerTolerance: number;
+  /** ms */
+  horizontalPodAutoscalerCpuInitializationPeriod: number;
+  /** ms */
+  horizontalPodAutoscalerInitialReadinessDelay: number;
 }
 
 const program = new Command();
@@ -79,6 +107,29 @@ program
   .addOption(
     new Option('--request-timeout <duration>', 'time a non-long-running request may take before 504 Timeout, e.g. 60s or 1m30s').argParser(durationArg).default(60_000, '1m0s'),
   )
+  // kube-controller-manager's HPA flags, same names and defaults. A short downscale stabilization is
+  // how tests see a scale-down without waiting five minutes.
+  .addOption(
+    new Option('--horizontal-pod-autoscaler-sync-period <duration>', 'the period for syncing the number of pods in horizontal pod autoscaler').argParser(durationArg).default(15_000, '15s'),
+  )
+  .addOption(
+    new Option('--horizontal-pod-autoscaler-downscale-stabilization <duration>', 'the period for which autoscaler will look backwards and not scale down below any recommendation it made during that period')
+      .argParser(nonNegativeDurationArg)
+      .default(300_000, '5m0s'),
+  )
+  .addOption(
+    new Option('--horizontal-pod-autoscaler-tolerance <ratio>', 'the minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling').argParser(ratioArg).default(0.1, '0.1'),
+  )
+  .addOption(
+    new Option('--horizontal-pod-autoscaler-cpu-initialization-period <duration>', 'the period after pod start when CPU samples might be skipped')
+      .argParser(nonNegativeDurationArg)
+      .default(300_000, '5m0s'),
+  )
+  .addOption(
+    new Option('--horizontal-pod-autoscaler-initial-readiness-delay <duration>', 'the period after pod start during which readiness changes will be treated as initial readiness')
+      .argParser(nonNegativeDurationArg)
+      .default(30_000, '30s'),
+  )
   .action(async (o: UpOptions) => {
     const logger = createLogger(o.logLevel);
     const cluster = await startCluster({
@@ -93,6 +144,13 @@ program
       maxRequestsInFlight: o.maxRequestsInflight,
       maxMutatingRequestsInFlight: o.maxMutatingRequestsInflight,
       requestTimeoutMs: o.requestTimeout,
+      hpa: {
+        syncPeriodMs: o.horizontalPodAutoscalerSyncPeriod,
+        downscaleStabilizationMs: o.horizontalPodAutoscalerDownscaleStabilization,
+        tolerance: o.horizontalPodAutoscalerTolerance,
+        cpuInitializationPeriodMs: o.horizontalPodAutoscalerCpuInitializationPeriod,
+        initialReadinessDelayMs: o.horizontalPodAutoscalerInitialReadinessDelay,
+      },
       logger,
     });
     process.stdout.write(
