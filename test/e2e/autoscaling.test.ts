@@ -1,7 +1,8 @@
 /**
  * HorizontalPodAutoscalers with the real kubectl: `kubectl autoscale` creates an autoscaling/v2 HPA,
  * `kubectl get hpa` prints upstream's columns, and the same object is read as autoscaling/v1 (one
- * storage version, two served versions). No HPA controller runs yet, so REPLICAS stays 0.
+ * storage version, two served versions). The HPA controller first evaluates an HPA one sync period
+ * (15 s) after it is created, so REPLICAS is still 0 when this reads it; hpa.test.ts covers scaling.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -94,6 +94,13 @@ describe('HorizontalPodAutoscaler v2 strategy', () => {
     });
   });
 
+  test("defaults: scale-down's stabilization window stays unset, so the controller's --horizontal-pod-autoscaler-downscale-stabilization applies", () => {
+    const hpa = v2({ behavior: { scaleUp: { stabilizationWindowSeconds: 30 } } });
+    defaultHorizontalPodAutoscaler(hpa);
+    assert.deepEqual(hpa.spec?.behavior?.scaleDown, { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
+    assert.equal(hpa.spec?.behavior?.scaleUp?.stabilizationWindowSeconds, 30);
+  });
+
   test('validation messages (validation_test.go)', () => {
     const v = (hpa: HorizontalPodAutoscaler): string[] => msgs(horizontalPodAutoscalerStrategy.validate(hpa as never));
     assert.deepEqual(v(v2({ minReplicas: 0, maxReplicas: 0, scaleTargetRef: { kind: '', name: 'a/b' } })), [

@@ -1,6 +1,6 @@
 /**
  * HorizontalPodAutoscalers (autoscaling/v2, stored; autoscaling/v1 is a view, see hpa-conversion.ts).
- * No controller acts on them yet.
+ * The HPA controller is src/controller/podautoscaler.
  *
  * Followed (v1.33): pkg/apis/autoscaling/v2/defaults.go (SetDefaults_HorizontalPodAutoscaler,
  * GenerateHPAScaleUpRules, GenerateHPAScaleDownRules), pkg/registry/autoscaling/horizontalpodautoscaler/
@@ -35,10 +35,15 @@ export function defaultCpuMetric(utilization = DEFAULT_CPU_UTILIZATION): MetricS
   return { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: utilization } } };
 }
 
-/** `GenerateHPAScaleUpRules` / `GenerateHPAScaleDownRules`: the rules with their unset fields defaulted. */
+/**
+ * `GenerateHPAScaleUpRules` / `GenerateHPAScaleDownRules`: the rules with their unset fields defaulted —
+ * except scale-down's stabilizationWindowSeconds, which stays unset so that the controller's
+ * `--horizontal-pod-autoscaler-downscale-stabilization` (5 min by default) applies (defaults.go,
+ * `defaultHPAScaleDownRules`).
+ */
 function defaultScalingRules(rules: HPAScalingRules | undefined, up: boolean): HPAScalingRules {
   const out: HPAScalingRules = { ...rules };
-  out.stabilizationWindowSeconds ??= up ? 0 : 300;
+  if (up) out.stabilizationWindowSeconds ??= 0;
   out.selectPolicy ??= 'Max';
   if (!out.policies || out.policies.length === 0) {
     out.policies = up
