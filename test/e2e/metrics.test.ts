@@ -125,6 +125,11 @@ describe('kubectl top and kubeplane load', { timeout: 240_000 }, () => {
       ['NAME', 'CPU(cores)', 'CPU(%)', 'MEMORY(bytes)', 'MEMORY(%)'],
       ['node-1', '881m', '2%', '600Mi', '0%'],
     ]);
+    // One node by name (GET); kubectl 1.27 (to 1.31) names the percentages CPU% and MEMORY%, 1.32 renamed them.
+    assert.deepEqual(rows(await kp.kubectlOk(['top', 'node', 'node-1', '--no-headers'])), [['node-1', '881m', '2%', '600Mi', '0%']]);
+    const old = await kp.kubectlAt(27, ['top', 'nodes']);
+    assert.equal(old.code, 0, old.stderr);
+    assert.deepEqual(rows(old.stdout)[0], ['NAME', 'CPU(cores)', 'CPU%', 'MEMORY(bytes)', 'MEMORY%']);
   });
 
   test('kubeplane load spreads a total over the Ready pods: 1000m over 4 is 250m, over 5 is 200m', async () => {
