@@ -158,6 +158,8 @@ function defaultUsage(c: Container, resource: UsageResource): number {
 export class UsageModel {
   private readonly owners = new Map<string, MetaObject | undefined>();
   private readonly workloads = new Map<Pod, MetaObject | undefined>();
+  /** The pods bound to each node (built on first need). */
+  private podsByNode: Map<string, Pod[]> | undefined;
   /** Per workload UID: its Ready pods' keys, sorted, to their index (built on first need). */
   private readyPodsByOwner: Map<string, Map<string, number>> | undefined;
 
@@ -197,9 +199,18 @@ export class UsageModel {
    * must hold every pod of the cluster for this to be the whole node).
    */
   nodeUsage(nodeName: string): ResourceUsage {
+    if (!this.podsByNode) {
+      this.podsByNode = new Map();
+      for (const pod of this.pods) {
+        const node = pod.spec?.nodeName;
+        if (!node) continue;
+        const list = this.podsByNode.get(node) ?? [];
+        list.push(pod);
+        this.podsByNode.set(node, list);
+      }
+    }
     const usages = [{ ...NODE_OVERHEAD }];
-    for (const pod of this.pods) {
-      if (pod.spec?.nodeName !== nodeName) continue;
+    for (const pod of this.podsByNode.get(nodeName) ?? []) {
       const u = this.podUsage(pod);
       if (u) usages.push(u);
     }

@@ -121,6 +121,8 @@ describe('PodMetrics', () => {
     await runningPod(t, 'b', { labels: { app: 'db' } });
     await runningPod(t, 'c', { labels: { app: 'web' } });
     assert.deepEqual((await listPods(t, { labelSelector: 'app=web' })).items.map((m) => m.metadata?.name), ['a', 'c']);
+    // resourceVersion 0 reads whatever the caches hold, without sharing the consistent reads' model.
+    assert.deepEqual((await listPods(t, { labelSelector: 'app=web', resourceVersion: '0' })).items.map((m) => m.metadata?.name), ['a', 'c']);
     assert.deepEqual((await listPods(t, { fieldSelector: 'metadata.name=b' })).items.map((m) => m.metadata?.name), ['b']);
     assert.deepEqual((await listPods(t, { labelSelector: 'app=web', fieldSelector: 'metadata.name!=a' })).items.map((m) => m.metadata?.name), ['c']);
     await rejectsWithStatus(t.server.handle(podMetricsReq({ verb: 'list', query: { fieldSelector: 'spec.nodeName=node-1' } })), 400, 'field label not supported: spec.nodeName');

@@ -32,6 +32,7 @@ import {
   type ResourceUsage,
 } from '../../../machinery/usage/index.js';
 import { formatTime } from '../../../util/clock/index.js';
+import type { Backend } from '../../../storage/interface.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import type { Store } from '../generic/store.js';
 import { parseListOptions } from '../generic/options.js';
@@ -121,25 +122,63 @@ function coreStore(storeOf: StorageContext['storeOf'], resource: string): Store 
   return store;
 }
 
+/** The pods of a namespace (all: undefined) and the usage model over them. */
+interface PodsAndModel {
+  pods: Pod[];
+  model: UsageModel;
+}
+
 /**
- * The pods store, once the caches hold what the request's resourceVersion asks for (unset: every
- * write so far, as a consistent list; `0`: whatever they hold). metrics-server reads informer caches;
- * here a client that just wrote sees its writes.
+ * The pods and usage models of one storage revision, by namespace: requests between two writes (an
+ * HPA per workload, each asking every 15 s) share one model instead of each walking every pod's
+ * owners again. A model depends only on the objects, so one built at revision R serves every request
+ * that must see R; a newer revision drops them all.
  */
-async function freshPods(storeOf: StorageContext['storeOf'], query: Record<string, string>): Promise<Store> {
-  const pods = coreStore(storeOf, PODS.resource);
-  await pods.waitForResourceVersion(query['resourceVersion'] ?? '');
-  return pods;
+class ModelCache {
+  private revision = -1;
+  private readonly byNamespace = new Map<string, PodsAndModel>();
+
+  constructor(private readonly storeOf: StorageContext['storeOf']) {}
+
+  /**
+   * The pods and model of `namespace` (undefined: all) once the caches hold what `query.resourceVersion`
+   * asks for (unset: every write so far, as a consistent list; `0`: whatever they hold; N: at least N).
+   * metrics-server reads informer caches; here a client that just wrote sees its writes.
+   */
+  async get(backend: Backend, namespace: string | undefined, query: Record<string, string>): Promise<PodsAndModel> {
+    const pods = coreStore(this.storeOf, PODS.resource);
+    const rv = query['resourceVersion'] ?? '';
+    const target = backend.currentRevision();
+    await pods.waitForResourceVersion(rv);
+    const build = (): PodsAndModel => {
+      const all = pods.cachedObjects(namespace) as Pod[];
+      return { pods: all, model: usageModel(this.storeOf, all) };
+    };
+    // Only consistent reads are shared: the caches then hold at least `target`.
+    if (rv !== '') return build();
+    if (target !== this.revision) {
+      this.revision = target;
+      this.byNamespace.clear();
+    }
+    const key = namespace ?? '';
+    let entry = this.byNamespace.get(key);
+    if (!entry) {
+      entry = build();
+      this.byNamespace.set(key, entry);
+    }
+    return entry;
+  }
 }
 
 /** GET and LIST of PodMetrics. */
-function podMetricsStorage({ store, storeOf, clock }: StorageContext): StorageExtension {
+function podMetricsStorage({ store, storeOf, clock, backend }: StorageContext): StorageExtension {
+  const models = new ModelCache(storeOf);
   return {
     get: async (namespace, name, query) => {
-      const pods = await freshPods(storeOf, query);
+      const { model } = await models.get(backend, namespace, query);
+      const pods = coreStore(storeOf, PODS.resource);
       const pod = pods.cached(namespace, name) as Pod | undefined;
       if (!pod) throw newNotFound(pods.gr, name);
-      const model = usageModel(storeOf, pods.cachedObjects(namespace) as Pod[]);
       const metrics = podMetrics(model, pod, clock.now(), true);
       if (!metrics) throw newNotFound(POD_METRICS_GR, `${namespace ?? ''}/${name}`);
       return metrics;
@@ -147,11 +186,10 @@ function podMetricsStorage({ store, storeOf, clock }: StorageContext): StorageEx
     list: async (namespace, query) => {
       const opts = parseListOptions(query, false);
       const pred = newPredicate(store.strategy, opts.labelSelector, opts.fieldSelector);
-      const all = (await freshPods(storeOf, query)).cachedObjects(namespace) as Pod[];
-      const model = usageModel(storeOf, all);
+      const { pods, model } = await models.get(backend, namespace, query);
       const now = clock.now();
       // Selected on the pods' own labels and names, which the metrics copy.
-      const items = all
+      const items = pods
         .filter((pod) => pred.matches(pod as KubeObject))
         .map((pod) => podMetrics(model, pod, now, false))
         .filter((m): m is PodMetricsObject => m !== undefined)
@@ -163,28 +201,28 @@ function podMetricsStorage({ store, storeOf, clock }: StorageContext): StorageEx
 }
 
 /** GET and LIST of NodeMetrics. */
-function nodeMetricsStorage({ store, storeOf, clock }: StorageContext): StorageExtension {
-  const modelOfCluster = (pods: Store): UsageModel => usageModel(storeOf, pods.cachedObjects() as Pod[]);
+function nodeMetricsStorage({ store, storeOf, clock, backend }: StorageContext): StorageExtension {
+  const models = new ModelCache(storeOf);
   return {
     get: async (_namespace, name, query) => {
-      const pods = await freshPods(storeOf, query);
+      const { model } = await models.get(backend, undefined, query);
       const nodes = coreStore(storeOf, NODES.resource);
       const node = nodes.cached(undefined, name) as Node | undefined;
       if (!node) throw newNotFound(nodes.gr, name);
-      const metrics = nodeMetrics(modelOfCluster(pods), node, clock.now(), true);
+      const metrics = nodeMetrics(model, node, clock.now(), true);
       if (!metrics) throw newNotFound(NODE_METRICS_GR, name);
       return metrics;
     },
     list: async (_namespace, query) => {
       const opts = parseListOptions(query, false);
       const pred = newPredicate(store.strategy, opts.labelSelector, opts.fieldSelector);
-      const pods = await freshPods(storeOf, query);
+      const { model } = await models.get(backend, undefined, query);
       const nodes = (coreStore(storeOf, NODES.resource).cachedObjects() as Node[]).filter((n) => pred.matches(n as KubeObject));
-      const model = nodes.length > 0 ? modelOfCluster(pods) : undefined;
       const now = clock.now();
-      const items = model
-        ? nodes.map((n) => nodeMetrics(model, n, now, false)).filter((m): m is NodeMetricsObject => m !== undefined).sort(byNamespaceAndName)
-        : [];
+      const items = nodes
+        .map((n) => nodeMetrics(model, n, now, false))
+        .filter((m): m is NodeMetricsObject => m !== undefined)
+        .sort(byNamespaceAndName);
       const list: KubeList = { kind: NODE_METRICS.listKind, apiVersion: API_VERSION, metadata: {}, items };
       return list;
     },
