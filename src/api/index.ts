@@ -153,3 +153,33 @@ export interface APIService {
     conditions?: { type: string; status: string; lastTransitionTime?: string; reason?: string; message?: string }[];
   };
 }
+
+/** metrics.k8s.io/v1beta1 ContainerMetrics: a container's name and usage (`cpu`, `memory` quantities). */
+export interface ContainerMetrics {
+  name: string;
+  usage: Record<string, string>;
+}
+
+/**
+ * metrics.k8s.io/v1beta1 NodeMetrics (k8s.io/metrics pkg/apis/metrics/v1beta1/types.go), which
+ * kubernetes-types does not carry: the node's usage over `window` (a Go duration such as `15s`)
+ * ending at `timestamp`.
+ */
+export interface NodeMetrics {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  timestamp: string;
+  window: string;
+  usage: Record<string, string>;
+}
+
+/** metrics.k8s.io/v1beta1 PodMetrics: each container's usage over `window` ending at `timestamp`. */
+export interface PodMetrics {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  timestamp: string;
+  window: string;
+  containers: ContainerMetrics[];
+}

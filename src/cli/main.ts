@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
  * `kubeplane` command line: `kubeplane up` runs the whole control plane in one process;
- * `kubeplane nodes add|remove` adds or removes simulated nodes of a running cluster.
+ * `kubeplane nodes add|remove` adds or removes simulated nodes of a running cluster;
+ * `kubeplane load <kind>/<name> --cpu Q` sets the simulated load of a workload.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger } from './logger.js';
 import { handleError, setFallbackErrorLogger } from '../util/runtime/index.js';
 import { startCluster } from './cluster.js';
 import { addNode, clientFromKubeconfig, newNodeObject, removeNode } from './nodes.js';
+import { setLoad } from './load.js';
 import { parseDuration } from '../machinery/duration/index.js';
 import { KNOWN_FEATURES, defaultFeatureGate } from '../machinery/featuregate/index.js';
 
@@ -215,6 +217,31 @@ nodesCommand
       close();
     }
     process.stdout.write(`node/${name} removed\n`);
+  });
+
+program
+  .command('load <workload>')
+  .description(
+    'set the total simulated load of a workload (<kind>/<name>: deploy/web, sts/db, ds/agent, rs/x, rc/x, job/x), spread evenly over its Ready pods; kubectl top and the HPA see it',
+  )
+  .option('--cpu <quantity>', 'total CPU load, e.g. 1 or 500m (0 removes it)')
+  .option('--memory <quantity>', 'total memory load, e.g. 512Mi (0 removes it)')
+  .option('--clear', 'remove the CPU and memory load')
+  .option('-n, --namespace <ns>', 'namespace of the workload (default: the kubeconfig context\'s, else default)')
+  .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: $KUBECONFIG, else .kubeplane/kubeconfig)')
+  .action(async (workload: string, o: { cpu?: string; memory?: string; clear?: boolean; namespace?: string; kubeconfig?: string }) => {
+    const { client, namespace, close } = clientFromKubeconfig(kubeconfigPath(o.kubeconfig), 'kubeplane-load');
+    let line: string;
+    try {
+      line = await setLoad(client, o.namespace || namespace || 'default', workload, {
+        ...(o.cpu === undefined ? {} : { cpu: o.cpu }),
+        ...(o.memory === undefined ? {} : { memory: o.memory }),
+        clear: o.clear === true,
+      });
+    } finally {
+      close();
+    }
+    process.stdout.write(`${line}\n`);
   });
 
 /** `--kubeconfig`, else the first path of $KUBECONFIG, else the default data directory's kubeconfig. */

@@ -45,11 +45,14 @@ export function newNodeObject(name: string, labels: readonly string[], taints: r
   return node;
 }
 
-/** A clientset over HTTPS for the cluster of `kubeconfigPath` (its current context). */
-export function clientFromKubeconfig(kubeconfigPath: string): { client: Clientset; close: () => void } {
+/**
+ * A clientset over HTTPS for the cluster of `kubeconfigPath` (its current context), with the
+ * context's namespace when it names one.
+ */
+export function clientFromKubeconfig(kubeconfigPath: string, userAgent = 'kubeplane-nodes'): { client: Clientset; namespace: string | undefined; close: () => void } {
   const conn = loadKubeconfig(kubeconfigPath);
-  const transport = new HttpTransport({ ...conn, userAgent: 'kubeplane-nodes' });
-  return { client: newClientset(transport, { userAgent: 'kubeplane-nodes' }), close: () => transport.close() };
+  const transport = new HttpTransport({ ...conn, userAgent });
+  return { client: newClientset(transport, { userAgent }), namespace: conn.namespace, close: () => transport.close() };
 }
 
 /** Creates the node. Throws the API error (AlreadyExists, Invalid…). */

@@ -32,12 +32,15 @@ const clients = client as unknown as Record<string, Record<string, ((ns?: string
  */
 const NOT_IN_KUBECTL = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io']);
 
+/** Read-only rows (get and list: metrics.k8s.io) take no request body, so they need no message to decode one. */
+const takesBodies = (row: KindDescriptor): boolean => row.verbs.some((v) => v !== 'get' && v !== 'list' && v !== 'watch') || row.subresources.length > 0;
+
 /** What is missing for `row` to be served and used; empty when nothing is. */
 function rowProblems(row: KindDescriptor): string[] {
   const problems: string[] = [];
   const name = `${row.group || 'core'}/${row.resource}`;
   for (const version of row.versions) {
-    if (!NOT_IN_KUBECTL.has(row.group) && !messageForKind(row.group, version, row.kind)) problems.push(`${name} ${version}: no protobuf message for ${row.kind}`);
+    if (!NOT_IN_KUBECTL.has(row.group) && takesBodies(row) && !messageForKind(row.group, version, row.kind)) problems.push(`${name} ${version}: no protobuf message for ${row.kind}`);
   }
   if (row.storedAs && !kindOfResource(row.storedAs.group, row.storedAs.resource)) problems.push(`${name}: stored as an unknown resource`);
   const [group, method] = row.client;

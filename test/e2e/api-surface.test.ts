@@ -1,6 +1,6 @@
 /**
  * The built-in API as kubectl 1.27, 1.31 and 1.33 see it: `kubectl api-resources` and `api-versions`
- * print what a 1.33 cluster with no add-ons prints, the `kubectl create` generators of the newly served
+ * print what a 1.33 cluster with only metrics-server prints, the `kubectl create` generators of the newly served
  * kinds work with each version, a wrong apiVersion or kind gets upstream's `no matches for kind`, and
  * kubectl 1.27 (which reads the protobuf `/openapi/v2`) can apply, diff, edit and explain.
  */
@@ -12,8 +12,9 @@ import { removeDataDir, replicasEditor, startKubeplane, type Kubeplane } from '.
 const MINORS = [27, 31, 33];
 
 /**
- * `kubectl api-resources` on a 1.33 cluster with no add-ons and default feature gates (kubectl sorts
- * by group, then name): NAME, SHORTNAMES, APIVERSION, NAMESPACED, KIND.
+ * `kubectl api-resources` on a 1.33 cluster with no add-ons but metrics-server (kubeplane serves
+ * metrics.k8s.io itself) and default feature gates (kubectl sorts by group, then name): NAME,
+ * SHORTNAMES, APIVERSION, NAMESPACED, KIND.
  */
 const UPSTREAM_RESOURCES = `
 bindings||v1|true|Binding
@@ -59,6 +60,8 @@ endpointslices||discovery.k8s.io/v1|true|EndpointSlice
 events|ev|events.k8s.io/v1|true|Event
 flowschemas||flowcontrol.apiserver.k8s.io/v1|false|FlowSchema
 prioritylevelconfigurations||flowcontrol.apiserver.k8s.io/v1|false|PriorityLevelConfiguration
+nodes||metrics.k8s.io/v1beta1|false|NodeMetrics
+pods||metrics.k8s.io/v1beta1|true|PodMetrics
 ingressclasses||networking.k8s.io/v1|false|IngressClass
 ingresses|ing|networking.k8s.io/v1|true|Ingress
 ipaddresses|ip|networking.k8s.io/v1|false|IPAddress
@@ -97,6 +100,7 @@ const UPSTREAM_VERSIONS = [
   'discovery.k8s.io/v1',
   'events.k8s.io/v1',
   'flowcontrol.apiserver.k8s.io/v1',
+  'metrics.k8s.io/v1beta1',
   'networking.k8s.io/v1',
   'node.k8s.io/v1',
   'policy/v1',

@@ -56,22 +56,23 @@ describe('APIServices and reviews with real kubectl', { timeout: 120_000 }, () =
   });
 
   test('a user APIService naming a service is stored and listed; an invalid one is refused with upstream messages', async () => {
-    const metrics = [
+    // prometheus-adapter's custom metrics API (kubeplane serves metrics.k8s.io itself).
+    const custom = [
       'apiVersion: apiregistration.k8s.io/v1',
       'kind: APIService',
-      'metadata: {name: v1beta1.metrics.k8s.io}',
+      'metadata: {name: v1beta1.custom.metrics.k8s.io}',
       'spec:',
-      '  group: metrics.k8s.io',
+      '  group: custom.metrics.k8s.io',
       '  version: v1beta1',
-      '  service: {namespace: kube-system, name: metrics-server}',
+      '  service: {namespace: monitoring, name: prometheus-adapter}',
       '  insecureSkipTLSVerify: true',
       '  groupPriorityMinimum: 100',
       '  versionPriority: 100',
     ].join('\n');
-    assert.equal((await kp.kubectlOk(['apply', '-f', '-'], metrics)).trim(), 'apiservice.apiregistration.k8s.io/v1beta1.metrics.k8s.io created');
-    const listed = rows(await kp.kubectlOk(['get', 'apiservice', 'v1beta1.metrics.k8s.io']));
-    assert.deepEqual(listed[1]?.slice(0, 3), ['v1beta1.metrics.k8s.io', 'kube-system/metrics-server', 'Unknown']);
-    assert.equal((await kp.kubectlOk(['get', 'apiservice', 'v1beta1.metrics.k8s.io', '-o', 'jsonpath={.spec.service.port}'])).trim(), '443');
+    assert.equal((await kp.kubectlOk(['apply', '-f', '-'], custom)).trim(), 'apiservice.apiregistration.k8s.io/v1beta1.custom.metrics.k8s.io created');
+    const listed = rows(await kp.kubectlOk(['get', 'apiservice', 'v1beta1.custom.metrics.k8s.io']));
+    assert.deepEqual(listed[1]?.slice(0, 3), ['v1beta1.custom.metrics.k8s.io', 'monitoring/prometheus-adapter', 'Unknown']);
+    assert.equal((await kp.kubectlOk(['get', 'apiservice', 'v1beta1.custom.metrics.k8s.io', '-o', 'jsonpath={.spec.service.port}'])).trim(), '443');
 
     const invalid = ['apiVersion: apiregistration.k8s.io/v1', 'kind: APIService', 'metadata: {name: v1.wrong.example.com}', 'spec: {group: example.com, version: v1, groupPriorityMinimum: 0, versionPriority: 10}'].join('\n');
     const refused = await kp.kubectl(['apply', '-f', '-'], invalid);

@@ -331,6 +331,15 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
     kind: 'VolumeAttachment',
     spec: { attacher: 'fz.csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-fz' } },
   },
+  // Read-only and computed (get and list): every write must be a 405.
+  'metrics.k8s.io/nodes': { apiVersion: 'metrics.k8s.io/v1beta1', kind: 'NodeMetrics', timestamp: '2025-01-01T00:00:00Z', window: '15s', usage: { cpu: '50m', memory: '256Mi' } },
+  'metrics.k8s.io/pods': {
+    apiVersion: 'metrics.k8s.io/v1beta1',
+    kind: 'PodMetrics',
+    timestamp: '2025-01-01T00:00:00Z',
+    window: '15s',
+    containers: [{ name: 'c', usage: { cpu: '1m', memory: '4Mi' } }],
+  },
 };
 
 /**

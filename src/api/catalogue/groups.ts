@@ -40,6 +40,10 @@ const PRIORITIES: Readonly<Record<string, ApiServicePriority>> = {
   'node.k8s.io/v1': { group: 16300, version: 15 },
   'discovery.k8s.io/v1': { group: 16200, version: 15 },
   'flowcontrol.apiserver.k8s.io/v1': { group: 16100, version: 21 },
+  // Not kube-apiserver's: metrics-server's APIService (manifests/base/apiservice.yaml) asks for
+  // 100/100, so on a cluster with metrics-server the group is listed after every other, custom
+  // resources' included. kubeplane serves the group itself and gives it the same place.
+  'metrics.k8s.io/v1beta1': { group: 100, version: 100 },
 };
 
 /**

@@ -59,8 +59,10 @@ import type {
   Lease,
   Namespace,
   Node,
+  NodeMetrics,
   PersistentVolumeClaim,
   Pod,
+  PodMetrics,
   PriorityClass,
   ReplicaSet,
   Secret,
@@ -703,6 +705,33 @@ export const VOLUME_ATTACHMENTS = kind<VolumeAttachment>()({
 });
 
 /** Every row. */
+/**
+ * metrics.k8s.io/v1beta1, the resource metrics API metrics-server serves (pkg/api/install.go): node
+ * and pod usage, computed on each request (get and list only, no singular name, as its REST storage
+ * declares). kubeplane serves it itself from simulated usage (machinery/usage).
+ */
+export const NODE_METRICS = kind<NodeMetrics>()({
+  group: 'metrics.k8s.io',
+  kind: 'NodeMetrics',
+  resource: 'nodes',
+  namespaced: false,
+  versions: ['v1beta1'],
+  singular: '',
+  verbs: ['get', 'list'],
+  client: ['metrics', 'nodeMetricses'],
+});
+
+export const POD_METRICS = kind<PodMetrics>()({
+  group: 'metrics.k8s.io',
+  kind: 'PodMetrics',
+  resource: 'pods',
+  namespaced: true,
+  versions: ['v1beta1'],
+  singular: '',
+  verbs: ['get', 'list'],
+  client: ['metrics', 'podMetricses'],
+});
+
 export const CATALOGUE = [
   NAMESPACES,
   NODES,
@@ -764,4 +793,6 @@ export const CATALOGUE = [
   CSI_STORAGE_CAPACITIES,
   STORAGE_CLASSES,
   VOLUME_ATTACHMENTS,
+  NODE_METRICS,
+  POD_METRICS,
 ] as const;

@@ -4,7 +4,10 @@ import { servedStrategies } from '../registry/resources/index.js';
 import { ResourceIndex } from './resource-index.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 
-/** `kubectl get --raw /apis` on a 1.33 cluster with no add-ons: the groups in the order it lists them. */
+/**
+ * `kubectl get --raw /apis` on a 1.33 cluster with metrics-server (its APIService asks for priority
+ * 100, after every other group): the groups in the order it lists them.
+ */
 const UPSTREAM_GROUPS = [
   'apiregistration.k8s.io',
   'apps',
@@ -25,6 +28,7 @@ const UPSTREAM_GROUPS = [
   'node.k8s.io',
   'discovery.k8s.io',
   'flowcontrol.apiserver.k8s.io',
+  'metrics.k8s.io',
 ];
 
 test('discovery lists core, then groups by APIService priority, versions by priority, resources by name', () => {
@@ -46,8 +50,8 @@ test('discovery lists core, then groups by APIService priority, versions by prio
   }
 });
 
-test('a custom group comes after every built-in group, ties by name', () => {
+test('a custom group comes after every kube-apiserver group, ties by name, and before metrics.k8s.io (100, as metrics-server asks)', () => {
   const fake = (group: string): ResourceStrategy => ({ ...(servedStrategies[0] as ResourceStrategy), info: { ...(servedStrategies[0] as ResourceStrategy).info, group, version: 'v1', resource: 'widgets' } });
   const index = new ResourceIndex([fake('z.example.com'), fake('a.example.com'), ...servedStrategies]);
-  assert.deepEqual(index.groups.slice(-2).map((g) => g.name), ['a.example.com', 'z.example.com']);
+  assert.deepEqual(index.groups.slice(-3).map((g) => g.name), ['a.example.com', 'z.example.com', 'metrics.k8s.io']);
 });

@@ -18,6 +18,11 @@ export interface Quantity {
   milliValue(): number;
   /** `ceil(q)` (away from zero), in base units: bytes for memory. `128Mi` → 134217728, `100m` → 1. */
   value(): number;
+  /**
+   * `ScaledValue(scale)`: `ceil(q × 10^-scale)` (away from zero); `scaledValue(-9)` is in nano units
+   * (nanocores for cpu: `250m` → 250000000).
+   */
+  scaledValue(scale: number): number;
   /** Canonical form, as the API server serializes it. */
   toString(): string;
   /** `Quantity.Cmp`: -1, 0 or 1 as this quantity is less than, equal to or greater than `other`, exactly. */
@@ -63,6 +68,10 @@ class QuantityImpl implements Quantity {
 
   milliValue(): number {
     return Number(this.scaled(-3));
+  }
+
+  scaledValue(scale: number): number {
+    return Number(this.scaled(scale));
   }
 
   cmp(other: Quantity): -1 | 0 | 1 {

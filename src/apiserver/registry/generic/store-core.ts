@@ -164,9 +164,12 @@ export abstract class StoreCore {
   }
 
 
-  /** Every cached object of the resource, without waiting for freshness (admission lookups over a kind). */
-  cachedObjects(): KubeObject[] {
-    return Array.from(this.opts.cache.entries(this.prefix), ([, obj]) => obj);
+  /**
+   * Every cached object of the resource, or of one namespace, without waiting for freshness (admission
+   * lookups over a kind; the metrics API reads pods as metrics-server reads its informers' caches).
+   */
+  cachedObjects(namespace?: string): KubeObject[] {
+    return Array.from(this.opts.cache.entries(this.prefixFor(namespace)), ([, obj]) => obj);
   }
 
   /** The cached object, without waiting for freshness (admission lookups). */

@@ -173,7 +173,7 @@ describe('APIService autoregistration', () => {
   test('follows resources added and removed at run time; leaves users\' APIServices alone; restores automanaged specs', async () => {
     const t = await newTestServer({ strategies: servedStrategies });
     // A user's APIService (no label) and a stale automanaged one from an earlier run.
-    const mine = apiService('v1beta1.metrics.k8s.io', { group: 'metrics.k8s.io', version: 'v1beta1', service: { namespace: 'kube-system', name: 'metrics-server' } });
+    const mine = apiService('v1beta1.custom.metrics.k8s.io', { group: 'custom.metrics.k8s.io', version: 'v1beta1', service: { namespace: 'monitoring', name: 'prometheus-adapter' } });
     await t.server.handle({ ...apiservices, verb: 'create', body: mine });
     const stale = { ...apiService('v1.gone.example.com', { group: 'gone.example.com', version: 'v1' }), metadata: { name: 'v1.gone.example.com', labels: { [AUTO_REGISTER_MANAGED_LABEL]: 'true' } } };
     await t.server.handle({ ...apiservices, verb: 'create', body: stale });
@@ -184,7 +184,7 @@ describe('APIService autoregistration', () => {
     await t.server.addResource(gizmos);
     const names = (await list(t)).map((s) => s.metadata?.name);
     assert.ok(names.includes('v1.example.com'));
-    assert.ok(names.includes('v1beta1.metrics.k8s.io'), 'a user APIService stays');
+    assert.ok(names.includes('v1beta1.custom.metrics.k8s.io'), 'a user APIService stays');
     assert.ok(!names.includes('v1.gone.example.com'), 'an automanaged APIService nothing serves is deleted');
     const gizmoService = (await list(t)).find((s) => s.metadata?.name === 'v1.example.com');
     assert.equal(gizmoService?.metadata?.labels?.[AUTO_REGISTER_MANAGED_LABEL], 'true');
@@ -194,7 +194,7 @@ describe('APIService autoregistration', () => {
     assert.equal(t.server.removeResource('example.com', 'gizmos'), true);
     await t.server.resourcesSynced();
     assert.ok(!(await list(t)).some((s) => s.metadata?.name === 'v1.example.com'));
-    assert.ok((await list(t)).some((s) => s.metadata?.name === 'v1beta1.metrics.k8s.io'));
+    assert.ok((await list(t)).some((s) => s.metadata?.name === 'v1beta1.custom.metrics.k8s.io'));
     await t.server.close();
   });
 

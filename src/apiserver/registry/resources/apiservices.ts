@@ -19,6 +19,12 @@
  * APIService whose group/version is no longer served is deleted, one a user created (no label) is
  * left alone. Unlike upstream's once-only `onstart`, every run brings automanaged specs back.
  *
+ * `v1beta1.metrics.k8s.io`: on a real cluster metrics-server's manifest creates it, naming the service
+ * kube-system/metrics-server (SERVICE `kube-system/metrics-server`, Available once the service
+ * answers). kubeplane serves metrics.k8s.io itself, so it is registered like its other group/versions:
+ * local (SERVICE `Local`), Available True at once, with metrics-server's priority 100/100
+ * (api/catalogue/groups.ts).
+ *
  * Not done: kubeplane does not proxy. An APIService naming a service is stored and listed, but
  * requests for its group/version are not sent there (discovery and routing follow the served kinds
  * only), and no controller checks the service: its Available condition is what clients write to

@@ -53,6 +53,8 @@ test('served strategies: namespaces first, as their bootstrap objects hold every
       'events.k8s.io/v1/events',
       'flowcontrol.apiserver.k8s.io/v1/flowschemas',
       'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations',
+      'metrics.k8s.io/v1beta1/nodes',
+      'metrics.k8s.io/v1beta1/pods',
       'networking.k8s.io/v1/ingressclasses',
       'networking.k8s.io/v1/ingresses',
       'networking.k8s.io/v1/ipaddresses',

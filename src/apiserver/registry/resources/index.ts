@@ -64,6 +64,7 @@ import { persistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
 import { persistentVolumeStrategy } from './persistentvolumes.js';
 import { storageClassStrategy } from './storageclasses.js';
 import { volumeAttachmentStrategy } from './volumeattachments.js';
+import { nodeMetricsStrategy, podMetricsStrategy } from './metrics.js';
 
 export { controllerRevisionStrategy, daemonSetStrategy, selfSubjectAccessReviewStrategy, selfSubjectReviewStrategy };
 export { deploymentStrategy, eventStrategy, leaseStrategy, namespaceStrategy, nodeStrategy, podStrategy, replicaSetStrategy };
@@ -81,6 +82,7 @@ export { cronJobStrategy, jobStrategy, statefulSetStrategy };
 export { csrStrategy, ingressClassStrategy, ingressStrategy, ipAddressStrategy, networkPolicyStrategy, serviceCIDRStrategy };
 export { bindingStrategy, componentStatusStrategy, persistentVolumeClaimStrategy, persistentVolumeStrategy };
 export { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, storageClassStrategy, volumeAttachmentStrategy };
+export { nodeMetricsStrategy, podMetricsStrategy };
 
 /**
  * Each strategy is typed with its kind (`ResourceStrategy<Pod>`); the store handles them as
@@ -157,4 +159,7 @@ export const servedStrategies: ResourceStrategy[] = [
   erase(csiNodeStrategy),
   erase(csiStorageCapacityStrategy),
   erase(volumeAttachmentStrategy),
+  // metrics.k8s.io: computed from the pods and nodes above (metrics-server's API, built in).
+  erase(nodeMetricsStrategy),
+  erase(podMetricsStrategy),
 ];
