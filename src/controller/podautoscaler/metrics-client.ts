@@ -14,7 +14,7 @@
  * for memory), as upstream's `Quantity.MilliValue()`.
  */
 import type { CrossVersionObjectReference } from 'kubernetes-types/autoscaling/v2.js';
-import { parseGroupVersion, type Clientset, type ResourceDescriptor } from '../../client/index.js';
+import { POD_METRICS, parseGroupVersion, type Clientset } from '../../client/index.js';
 import { parseDuration } from '../../machinery/duration/index.js';
 import type { Selector } from '../../machinery/labels/index.js';
 import { parseQuantity } from '../../machinery/quantity/index.js';
@@ -64,9 +64,6 @@ export interface MetricsClient {
  * what upstream's calculator returns where it passes no timestamp on.
  */
 export const GO_ZERO_TIME = -62_135_596_800_000;
-
-/** `metrics.k8s.io/v1beta1` `pods` (PodMetrics), as metrics-server serves it. */
-export const POD_METRICS_RESOURCE: ResourceDescriptor = Object.freeze({ group: 'metrics.k8s.io', version: 'v1beta1', resource: 'pods', kind: 'PodMetrics', namespaced: true });
 
 /** The wire shape of a PodMetrics (k8s.io/metrics pkg/apis/metrics/v1beta1). */
 export interface PodMetricsWire {
@@ -158,7 +155,7 @@ export class RestMetricsClient implements MetricsClient {
   async getResourceMetric(resource: string, namespace: string, selector: Selector, container: string): Promise<PodMetricsResult> {
     let items: PodMetricsWire[];
     try {
-      const list = await this.client.resource<PodMetricsWire>(POD_METRICS_RESOURCE, namespace).list({ labelSelector: selector.toString() });
+      const list = await this.client.resource<PodMetricsWire>(POD_METRICS, namespace).list({ labelSelector: selector.toString() });
       items = [...list.items];
     } catch (err) {
       throw new Error(`unable to fetch metrics from resource metrics API: ${errText(err)}`);
