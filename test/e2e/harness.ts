@@ -42,6 +42,11 @@ export interface Kubeplane {
   kubectlAt(minor: number, args: string[], input?: string): Promise<KubectlResult>;
   /** Starts kubectl with this cluster's kubeconfig and does not wait for it (watches); the caller ends it. */
   spawnKubectl(args: string[]): ChildProcess;
+  /**
+   * Runs a kubeplane subcommand that talks to this cluster (`kubeplane load …`) with the built CLI and
+   * `--kubeconfig` of this cluster appended; never throws on a non-zero exit.
+   */
+  kubeplane(args: string[]): Promise<KubectlResult>;
   /** Runs `kubectl … -o json` and parses the output. */
   kubectlJson<T = Record<string, unknown>>(args: string[]): Promise<T>;
   /** Sends SIGINT and waits for a clean exit; resolves with the exit code. */
@@ -55,6 +60,13 @@ export interface Kubeplane {
 }
 
 let kubectlChecked = false;
+
+/** The exit code of a finished `execFile` child: 0 without an error, else its code (1 when it has none, e.g. killed). */
+function exitCodeOf(err: Error | null): number {
+  if (!err) return 0;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'number' ? code : 1;
+}
 
 /**
  * The path of kubectl 1.`minor` (27 … 33): the versioned binaries sit next to the `kubectl` dispatcher's
@@ -111,8 +123,7 @@ export async function startKubeplane(opts: { nodes?: number; dataDir?: string; a
         ['--cache-dir', cacheDir, ...args],
         { env: kubectlEnv, maxBuffer: 64 * 1024 * 1024 },
         (err, stdout, stderr) => {
-          const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
-          ok({ code, stdout, stderr });
+          ok({ code: exitCodeOf(err), stdout, stderr });
         },
       );
       if (input !== undefined) p.stdin?.end(input);
@@ -132,6 +143,12 @@ export async function startKubeplane(opts: { nodes?: number; dataDir?: string; a
     kubectl,
     kubectlOk,
     kubectlAt: (minor, args, input) => run(versionedKubectl(minor), args, input),
+    kubeplane: (args) =>
+      new Promise((ok) => {
+        execFile(process.execPath, [cliPath, ...args, '--kubeconfig', kubeconfig], (err, stdout, stderr) => {
+          ok({ code: exitCodeOf(err), stdout, stderr });
+        });
+      }),
     spawnKubectl: (args) => spawn('kubectl', ['--cache-dir', cacheDir, ...args], { env: kubectlEnv, stdio: ['ignore', 'pipe', 'pipe'] }),
     kubectlJson: async <T>(args: string[]): Promise<T> => JSON.parse(await kubectlOk([...args, '-o', 'json'])) as T,
     stop: async () => {

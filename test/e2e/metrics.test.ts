@@ -11,9 +11,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { eventually, removeDataDir, repoRoot, startKubeplane, type Kubeplane } from './harness.js';
+import { eventually, removeDataDir, startKubeplane, type Kubeplane } from './harness.js';
 
 /** The Deployment: 4 replicas each requesting 200m / 100Mi, so the default usage is 20m / 10Mi. */
 const DEPLOYMENT = JSON.stringify({
@@ -49,15 +47,6 @@ function rows(out: string): string[][] {
     .trimEnd()
     .split('\n')
     .map((l) => l.trim().split(/\s{2,}/));
-}
-
-/** Runs `kubeplane load …` of the built CLI against the cluster. */
-function kubeplaneLoad(kp: Kubeplane, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((ok) => {
-    execFile(process.execPath, [join(repoRoot, 'dist/src/cli/main.js'), 'load', ...args, '--kubeconfig', kp.kubeconfig], (err, stdout, stderr) => {
-      ok({ code: err ? 1 : 0, stdout, stderr });
-    });
-  });
 }
 
 describe('kubectl top and kubeplane load', { timeout: 240_000 }, () => {
@@ -133,7 +122,7 @@ describe('kubectl top and kubeplane load', { timeout: 240_000 }, () => {
   });
 
   test('kubeplane load spreads a total over the Ready pods: 1000m over 4 is 250m, over 5 is 200m', async () => {
-    const set = await kubeplaneLoad(kp, ['deploy/web', '--cpu', '1']);
+    const set = await kp.kubeplane(['load', 'deploy/web', '--cpu', '1']);
     assert.equal(set.code, 0, set.stderr);
     assert.equal(set.stdout, 'deployment.apps/web load set: cpu=1\n');
     const cpuOfWeb = async (): Promise<string[]> => rows(await kp.kubectlOk(['top', 'pods', '-l', 'app=web', '--no-headers'])).map((r) => r[1] ?? '');
@@ -143,14 +132,14 @@ describe('kubectl top and kubeplane load', { timeout: 240_000 }, () => {
     await kp.kubectlOk(['rollout', 'status', 'deploy/web', '--timeout=60s']);
     await eventually('200m per pod', async () => ((await cpuOfWeb()).join() === '200m,200m,200m,200m,200m' ? true : undefined), 60_000);
 
-    const cleared = await kubeplaneLoad(kp, ['deploy/web', '--clear']);
+    const cleared = await kp.kubeplane(['load', 'deploy/web', '--clear']);
     assert.equal(cleared.stdout, 'deployment.apps/web load cleared\n');
     await eventually('the default again', async () => ((await cpuOfWeb()).every((c) => c === '20m') ? true : undefined));
 
-    const missing = await kubeplaneLoad(kp, ['deploy/nope', '--cpu', '1']);
+    const missing = await kp.kubeplane(['load', 'deploy/nope', '--cpu', '1']);
     assert.equal(missing.code, 1);
     assert.equal(missing.stderr, 'kubeplane: deployments.apps "nope" not found\n');
-    const bad = await kubeplaneLoad(kp, ['deploy/web', '--cpu', 'lots']);
+    const bad = await kp.kubeplane(['load', 'deploy/web', '--cpu', 'lots']);
     assert.match(bad.stderr, /invalid --cpu "lots"/);
   });
 
