@@ -38,4 +38,15 @@ describe('HorizontalPodAutoscalers with real kubectl', { timeout: 120_000 }, () 
     await kp.kubectlOk(['patch', 'horizontalpodautoscalers.v1.autoscaling', 'web', '--type=merge', '-p', '{"spec":{"targetCPUUtilizationPercentage":75}}']);
     assert.equal((await kp.kubectlOk(['get', 'hpa', 'web', '-o', 'jsonpath={.spec.metrics[0].resource.target.averageUtilization}'])).trim(), '75');
   });
+
+  test('kubectl 1.27 autoscale creates the HPA through autoscaling/v1; it reads back as v2', async () => {
+    // kubectl before 1.33 posts autoscaling/v1 (-v=6 logs the request line); 1.33 posts v2 (kubectl pkg/cmd/autoscale/autoscale.go).
+    const old = await kp.kubectlAt(27, ['autoscale', 'deployment', 'web', '--name=old', '--min=1', '--max=3', '--cpu-percent=40', '-v=6']);
+    assert.equal(old.code, 0, old.stderr);
+    assert.equal(old.stdout.trim(), 'horizontalpodautoscaler.autoscaling/old autoscaled');
+    assert.match(old.stderr, /POST https:\/\/[^ ]+\/apis\/autoscaling\/v1\/namespaces\/default\/horizontalpodautoscalers\?fieldManager=kubectl-autoscale 201 Created/);
+    const v2 = await kp.kubectlJson<{ spec: { minReplicas: number; maxReplicas: number; metrics: unknown[] } }>(['get', 'horizontalpodautoscalers.v2.autoscaling', 'old']);
+    assert.deepEqual(v2.spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 40 } } }]);
+    assert.deepEqual([v2.spec.minReplicas, v2.spec.maxReplicas], [1, 3]);
+  });
 });
