@@ -235,3 +235,38 @@ export function validateEmbeddedResources(path: string, obj: unknown, s: Structu
   validateWalk(path, obj, isResourceRoot ? { ...(s ?? {}), xEmbeddedResource: true } : s, errs);
   return errs;
 }
+
+/**
+ * `objectmeta.Coerce` without dropping (dropInvalidFields false): the first error of an embedded
+ * resource in `x` (and of `x` itself with `isResourceRoot`) — apiVersion or kind not a string
+ * (`<path>.kind: Invalid value: 1: must be a string`) or metadata that does not decode as ObjectMeta.
+ * Paths as upstream's field.Path: `.k` for properties, `[k]` for additionalProperties, `[i]` for items.
+ */
+export function coerceError(path: string, x: unknown, s: Structural | undefined, isResourceRoot: boolean): FieldError | undefined {
+  const root = isResourceRoot && !s?.xEmbeddedResource ? { ...(s ?? {}), xEmbeddedResource: true } : s;
+  return coerceErrorWalk(path, x, root);
+}
+
+function coerceErrorWalk(path: string, x: unknown, s: Structural | undefined): FieldError | undefined {
+  if (!s) return undefined;
+  if (isJSONObject(x)) {
+    for (const [k, v] of Object.entries(x)) {
+      if (s.xEmbeddedResource) {
+        if ((k === 'apiVersion' || k === 'kind') && typeof v !== 'string') return field.invalid(child(path, k), v, 'must be a string');
+        if (k === 'metadata') {
+          const c = coerceObjectMeta(v, path, false);
+          if (c.error !== undefined) return field.invalid(child(path, 'metadata'), v, c.error);
+        }
+      }
+      const prop = propertyOf(s, k);
+      const err = prop ? coerceErrorWalk(child(path, k), v, prop) : s.additionalProperties ? coerceErrorWalk(`${path}[${k}]`, v, s.additionalProperties.structural) : undefined;
+      if (err) return err;
+    }
+  } else if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      const err = coerceErrorWalk(`${path}[${i}]`, x[i], s.items);
+      if (err) return err;
+    }
+  }
+  return undefined;
+}
