@@ -8,7 +8,7 @@
  */
 import { field, fieldErrorString, type FieldError } from '../../../../machinery/errors/index.js';
 import { goBadValue } from './listtype.js';
-import { coerceError, validateEmbeddedResources } from './objectmeta.js';
+import { coerce, validateEmbeddedResources } from './objectmeta.js';
 import { pruneWithOptions } from './pruning.js';
 import { deepCopyJSON, type Structural } from './structural.js';
 import { jsonEqual, validateOpenAPI } from './validation.js';
@@ -37,7 +37,7 @@ function validateNode(path: string, s: Structural, rootSchema: Structural, f: Su
     const def = s.default;
     if (insideMeta) {
       const obj = f(deepCopyJSON(def));
-      const coerceErr = coerceError('', obj, rootSchema, true);
+      const coerceErr = coerce('', obj, rootSchema, true, { dropInvalidFields: false }).error;
       if (coerceErr) {
         errs.push(field.invalid(at, goBadValue(def), `must result in valid metadata: ${fieldErrorString(coerceErr)}`));
       } else {
@@ -51,7 +51,7 @@ function validateNode(path: string, s: Structural, rootSchema: Structural, f: Su
         pruneWithOptions(pruned, s, s.xEmbeddedResource ?? false);
         if (!jsonEqual(pruned, def)) errs.push(field.invalid(at, goBadValue(def), 'must not have unknown fields'));
       }
-      const coerceErr = coerceError(at, def, s, s.xEmbeddedResource ?? false);
+      const coerceErr = coerce(at, deepCopyJSON(def), s, s.xEmbeddedResource ?? false, { dropInvalidFields: false }).error;
       if (coerceErr) errs.push(coerceErr);
       else {
         const metaErrs = validateEmbeddedResources(at, def, s, s.xEmbeddedResource ?? false);

@@ -16,7 +16,7 @@ export { prune, pruneNonNullableNullsWithoutDefaults } from './pruning.js';
 export { applyDefaults } from './defaulting.js';
 export { validateOpenAPI, NIL_PATH, type OpenAPIValidationOptions } from './validation.js';
 export { validateListSetsAndMaps } from './listtype.js';
-export { coerceMetadataOf, coerceObjectMeta, validateEmbeddedResources, type CoercedObjectMeta } from './objectmeta.js';
+export { coerce, coerceMetadataOf, coerceObjectMeta, validateEmbeddedResources, type CoercedObjectMeta, type CoerceResult } from './objectmeta.js';
 
 /**
  * The schema checks of a custom object on create, in upstream's order (customResourceStrategy.Validate

@@ -8,6 +8,7 @@
 import type { ObjectMeta } from '../../../../api/index.js';
 import { field, type FieldError } from '../../../../machinery/errors/index.js';
 import { isDNS1035Label, isValidPathSegmentName, validateObjectMeta } from '../../../../machinery/validation/index.js';
+import { goBadValue } from './listtype.js';
 import { isJSONObject, propertyOf, type Structural } from './structural.js';
 
 /** How a metav1.ObjectMeta field decodes: the JSON it accepts and Go's name of its type. */
@@ -87,7 +88,7 @@ function isEmpty(v: unknown): boolean {
 
 /** Result of {@link coerceObjectMeta}. */
 export interface CoercedObjectMeta {
-  /** The metadata with only ObjectMeta's fields, or undefined when it was absent or could not be decoded. */
+  /** The metadata with only ObjectMeta's fields, or undefined when it could not be decoded. */
   meta?: Record<string, unknown>;
   /** Unknown fields dropped, as `metadata.foo` / `spec.template.metadata.ownerReferences[0].bar`, in input order. */
   unknownFields: string[];
@@ -104,7 +105,8 @@ export interface CoercedObjectMeta {
 export function coerceObjectMeta(metadata: unknown, parentPath: string, dropMalformedFields: boolean): CoercedObjectMeta {
   const prefix = parentPath ? `${parentPath}.metadata` : 'metadata';
   if (!isJSONObject(metadata)) {
-    if (metadata === null) return { unknownFields: [] };
+    // null decodes as an empty ObjectMeta, written back as {}.
+    if (metadata === null) return { meta: {}, unknownFields: [] };
     const error = `json: cannot unmarshal ${jsonKind(metadata)} into Go value of type v1.ObjectMeta`;
     return dropMalformedFields ? { unknownFields: [] } : { unknownFields: [], error };
   }
@@ -150,7 +152,10 @@ export function coerceObjectMeta(metadata: unknown, parentPath: string, dropMalf
  */
 export function coerceMetadataOf(obj: Record<string, unknown>, parentPath: string, dropMalformedFields: boolean): { unknownFields: string[]; error?: string } {
   if (!Object.hasOwn(obj, 'metadata')) return { unknownFields: [] };
-  const c = coerceObjectMeta(obj['metadata'], parentPath, dropMalformedFields);
+  const m = obj['metadata'];
+  // Upstream leaves a metadata that is not an object alone when dropping malformed fields.
+  if (dropMalformedFields && m !== null && !isJSONObject(m)) return { unknownFields: [] };
+  const c = coerceObjectMeta(m, parentPath, dropMalformedFields);
   if (c.error !== undefined) return { unknownFields: c.unknownFields, error: c.error };
   if (c.meta === undefined) delete obj['metadata'];
   else obj['metadata'] = c.meta;
@@ -236,35 +241,59 @@ export function validateEmbeddedResources(path: string, obj: unknown, s: Structu
   return errs;
 }
 
-/**
- * `objectmeta.Coerce` without dropping (dropInvalidFields false): the first error of an embedded
- * resource in `x` (and of `x` itself with `isResourceRoot`) — apiVersion or kind not a string
- * (`<path>.kind: Invalid value: 1: must be a string`) or metadata that does not decode as ObjectMeta.
- * Paths as upstream's field.Path: `.k` for properties, `[k]` for additionalProperties, `[i]` for items.
- */
-export function coerceError(path: string, x: unknown, s: Structural | undefined, isResourceRoot: boolean): FieldError | undefined {
-  const root = isResourceRoot && !s?.xEmbeddedResource ? { ...(s ?? {}), xEmbeddedResource: true } : s;
-  return coerceErrorWalk(path, x, root);
+/** Result of {@link coerce}. */
+export interface CoerceResult {
+  /** The first error (only without `dropInvalidFields`). */
+  error?: FieldError;
+  /** The unknown metadata fields dropped, sorted (`metadata.foo`, `spec.template.metadata.bar`). */
+  unknownFields: string[];
 }
 
-function coerceErrorWalk(path: string, x: unknown, s: Structural | undefined): FieldError | undefined {
+/**
+ * `objectmeta.CoerceWithOptions` (coerce.go), in place: in every embedded resource of `x` (and `x`
+ * itself with `isResourceRoot`) apiVersion and kind must be strings (`<path>.kind: Invalid value: 1:
+ * must be a string`) and `metadata` keeps only ObjectMeta's fields (see {@link coerceObjectMeta});
+ * with `dropInvalidFields` malformed fields are dropped instead of failing. Paths as upstream's
+ * field.Path: `.k` for properties, `[k]` for additionalProperties, `[i]` for items.
+ */
+export function coerce(path: string, x: unknown, s: Structural | undefined, isResourceRoot: boolean, opts: { dropInvalidFields: boolean }): CoerceResult {
+  const root = isResourceRoot && !s?.xEmbeddedResource ? { ...(s ?? {}), xEmbeddedResource: true } : s;
+  const unknownFields: string[] = [];
+  const error = coerceWalk(path, x, root, opts.dropInvalidFields, unknownFields);
+  unknownFields.sort();
+  return error ? { error, unknownFields } : { unknownFields };
+}
+
+function coerceEmbedded(path: string, x: Record<string, unknown>, k: string, drop: boolean, unknownFields: string[]): FieldError | undefined {
+  const v = x[k];
+  if (k === 'apiVersion' || k === 'kind') {
+    if (typeof v === 'string') return undefined;
+    if (drop) delete x[k];
+    else return field.invalid(child(path, k), goBadValue(v), 'must be a string');
+  } else if (k === 'metadata') {
+    const c = coerceMetadataOf(x, path, drop);
+    unknownFields.push(...c.unknownFields);
+    if (c.error !== undefined) return field.invalid(child(path, 'metadata'), goBadValue(v), c.error);
+  }
+  return undefined;
+}
+
+function coerceWalk(path: string, x: unknown, s: Structural | undefined, drop: boolean, unknownFields: string[]): FieldError | undefined {
   if (!s) return undefined;
   if (isJSONObject(x)) {
-    for (const [k, v] of Object.entries(x)) {
+    for (const k of Object.keys(x)) {
       if (s.xEmbeddedResource) {
-        if ((k === 'apiVersion' || k === 'kind') && typeof v !== 'string') return field.invalid(child(path, k), v, 'must be a string');
-        if (k === 'metadata') {
-          const c = coerceObjectMeta(v, path, false);
-          if (c.error !== undefined) return field.invalid(child(path, 'metadata'), v, c.error);
-        }
+        const err = coerceEmbedded(path, x, k, drop, unknownFields);
+        if (err) return err;
       }
       const prop = propertyOf(s, k);
-      const err = prop ? coerceErrorWalk(child(path, k), v, prop) : s.additionalProperties ? coerceErrorWalk(`${path}[${k}]`, v, s.additionalProperties.structural) : undefined;
+      const v = x[k];
+      const err = prop ? coerceWalk(child(path, k), v, prop, drop, unknownFields) : s.additionalProperties ? coerceWalk(`${path}[${k}]`, v, s.additionalProperties.structural, drop, unknownFields) : undefined;
       if (err) return err;
     }
   } else if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      const err = coerceErrorWalk(`${path}[${i}]`, x[i], s.items);
+      const err = coerceWalk(`${path}[${i}]`, x[i], s.items, drop, unknownFields);
       if (err) return err;
     }
   }

@@ -4,7 +4,7 @@
  * pkg/apiserver/schema/options.go, and the metadata coercion the CRD handler runs right after it
  * (objectmeta coerce.go: unknown metadata fields go, at the root and in embedded resources).
  */
-import { coerceMetadataOf } from './objectmeta.js';
+import { coerce } from './objectmeta.js';
 import { isJSONObject, propertyOf, type Structural } from './structural.js';
 
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
@@ -63,25 +63,6 @@ function skipPrune(x: unknown, s: Structural | undefined, path: string, w: Walk)
 }
 
 /**
- * `objectmeta.Coerce` without errors: every embedded resource's `metadata` (and the root's with
- * `isResourceRoot`) keeps only ObjectMeta's fields; malformed fields are dropped. Field paths as
- * upstream's coercer builds them (`spec.template.metadata.foo`, map keys as `[k]`).
- */
-function coerceWalk(x: unknown, s: Structural | undefined, path: string, w: Walk): void {
-  if (!s) return;
-  if (isJSONObject(x)) {
-    if (s.xEmbeddedResource) w.unknown.push(...coerceMetadataOf(x, path, true).unknownFields);
-    for (const [k, v] of Object.entries(x)) {
-      const prop = propertyOf(s, k);
-      if (prop) coerceWalk(v, prop, key(path, k), w);
-      else if (s.additionalProperties) coerceWalk(v, s.additionalProperties.structural, `${path}[${k}]`, w);
-    }
-  } else if (Array.isArray(x)) {
-    x.forEach((v, i) => coerceWalk(v, s.items, `${path}[${i}]`, w));
-  }
-}
-
-/**
  * `PruneWithOptions`: removes, in place, the fields of `obj` that `s` does not specify (unless under
  * `x-kubernetes-preserve-unknown-fields`); `apiVersion`, `kind` and `metadata` are kept at the root
  * (`isResourceRoot`) and in embedded resources, whose metadata then keeps only ObjectMeta's fields.
@@ -93,7 +74,7 @@ export function prune(obj: unknown, s: Structural | undefined, opts: { isResourc
   const root = asRoot(s, opts.isResourceRoot);
   const w: Walk = { unknown: [] };
   pruneNode(obj, root, '', w);
-  coerceWalk(obj, root, '', w);
+  w.unknown.push(...coerce('', obj, root, false, { dropInvalidFields: true }).unknownFields);
   pruneNonNullableNullsWithoutDefaults(obj, s);
   return w.unknown.sort();
 }
