@@ -184,7 +184,7 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>): Fie
   for (const [k, v] of Object.entries(x)) {
     if (k === 'apiVersion') {
       const p = child(path, 'apiVersion');
-      if (typeof v !== 'string') errs.push(field.invalid(p, v, 'must be a string'));
+      if (typeof v !== 'string') errs.push(field.invalid(p, goBadValue(v), 'must be a string'));
       else if (v === '') errs.push(field.invalid(p, v, 'must not be empty'));
       else {
         const err = parseGroupVersionError(v);
@@ -192,7 +192,7 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>): Fie
       }
     } else if (k === 'kind') {
       const p = child(path, 'kind');
-      if (typeof v !== 'string') errs.push(field.invalid(p, v, 'must be a string'));
+      if (typeof v !== 'string') errs.push(field.invalid(p, goBadValue(v), 'must be a string'));
       else if (v === '') errs.push(field.invalid(p, v, 'must not be empty'));
       else {
         const msgs = isDNS1035Label(v.toLowerCase());
@@ -202,7 +202,7 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>): Fie
       const p = child(path, 'metadata');
       const c = coerceObjectMeta(v, path, false);
       if (c.error !== undefined) {
-        errs.push(field.invalid(p, v, c.error));
+        errs.push(field.invalid(p, goBadValue(v), c.error));
         continue;
       }
       const meta = { ...(c.meta ?? {}) } as ObjectMeta;

@@ -269,3 +269,29 @@ describe('validateCustomObject / validateCustomObjectUpdate', () => {
     assert.deepEqual(validateCustomObjectUpdate(bad, { ...base, spec: { tags: ['a'] } }, s).map(fieldErrorString), ['spec.tags[1]: Duplicate value: "a"']);
   });
 });
+
+// Ported from upstream pkg/apiserver/validation/ratcheting_test.go (v0.33.9).
+describe('ratcheting (upstream ratcheting_test.go)', () => {
+  const zero = { type: 'number', minimum: 0, maximum: 0 };
+  const small = { type: 'number', maximum: 50 };
+  const medium = { type: 'number', minimum: 50, maximum: 10000 };
+  const large = { type: 'number', minimum: 10000 };
+  const objectSchema = { type: 'object', properties: { zero, small, medium, large } };
+  const objectObjectSchema = { type: 'object', properties: { nested: objectSchema } };
+  const valid = (schema: unknown, obj: unknown, old: unknown): boolean => validateOpenAPI(obj, toStructural(schema), { old }).length === 0;
+
+  it('TestScalarRatcheting', () => {
+    assert.equal(valid(medium, 1, 1), true);
+    assert.equal(valid(medium, 1, 2), false);
+  });
+  it('TestObjectScalarFieldsRatcheting', () => {
+    assert.equal(valid(objectSchema, { small: 500 }, { small: 500 }), true);
+    assert.equal(valid(objectSchema, { small: 501 }, { small: 501, medium: 500 }), true);
+    assert.equal(valid(objectSchema, { small: 500 }, { small: 501 }), false);
+  });
+  it('TestObjectObjectFieldsRatcheting', () => {
+    assert.equal(valid(objectObjectSchema, { nested: { small: 500 } }, { nested: { small: 500 } }), true);
+    assert.equal(valid(objectObjectSchema, { nested: { small: 501 } }, { nested: { small: 501, medium: 500 } }), true);
+    assert.equal(valid(objectObjectSchema, { nested: { small: 500 } }, { nested: { small: 501 } }), false);
+  });
+});
