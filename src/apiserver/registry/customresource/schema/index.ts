@@ -3,6 +3,13 @@
  * k8s.io/apiextensions-apiserver pkg/apiserver/schema/… and pkg/registry/customresource/strategy.go):
  * pruning, defaulting, OpenAPI v3 value validation, list-type validation and the embedded resources'
  * metadata. CEL rules (`x-kubernetes-validations`) are the `cel/` helper's.
+ *
+ * Order on a write, as upstream's CRD handler: {@link prune} when decoding the request (returns the
+ * unknown-field paths for Warn/Strict field validation; also drops unknown metadata fields and
+ * non-nullable nulls), then {@link applyDefaults}, then {@link validateCustomObject} /
+ * {@link validateCustomObjectUpdate} (the root metadata and type meta are validated as for any kind).
+ * A status update validates `status` alone: `validateOpenAPI(obj.status, s.properties.status, {basePath:
+ * 'status', old: old.status})`.
  */
 import type { FieldError } from '../../../../machinery/errors/index.js';
 import { validateListSetsAndMaps } from './listtype.js';
@@ -12,8 +19,9 @@ import { validateOpenAPI } from './validation.js';
 
 export type { NestedValueValidation, Structural, StructuralOrBool, ValidationRule, ValueValidation } from './structural.js';
 export { toStructural } from './structural.js';
-export { prune, pruneNonNullableNullsWithoutDefaults } from './pruning.js';
+export { prune, pruneNonNullableNullsWithoutDefaults, pruneWithOptions } from './pruning.js';
 export { applyDefaults } from './defaulting.js';
+export { validateDefaults } from './default-validation.js';
 export { validateOpenAPI, NIL_PATH, type OpenAPIValidationOptions } from './validation.js';
 export { validateListSetsAndMaps } from './listtype.js';
 export { coerce, coerceMetadataOf, coerceObjectMeta, validateEmbeddedResources, type CoercedObjectMeta, type CoerceResult } from './objectmeta.js';
