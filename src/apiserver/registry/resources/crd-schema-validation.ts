@@ -8,9 +8,9 @@
  * a structural schema, value validations under allOf/anyOf/oneOf/not) and pkg/apiserver/schema/
  * complete.go (validateStructuralCompleteness).
  *
- * Not checked (yet): defaults against their schema and pruning (structuraldefaulting.ValidateDefaults),
- * the compilation and cost of x-kubernetes-validations CEL rules, that `pattern` is a Go regular
- * expression, and the final NewSchemaValidator build. Bad values that Go prints as a whole schema
+ * Defaults are checked against their schema and pruning by structuraldefaulting.ValidateDefaults
+ * (customresource/schema/default-validation.ts; CEL rules are not run on defaults). Not checked (yet):
+ * the compilation and cost of x-kubernetes-validations CEL rules, that `pattern` is a Go regular expression, and the final NewSchemaValidator build. Bad values that Go prints as a whole schema
  * struct (`%#v` with pointer addresses) are shown as `apiextensions.JSONSchemaProps{…}`.
  */
 import { field, GoSyntax, fieldErrorString, goQuote, goStringSlice, type FieldError } from '../../../machinery/errors/index.js';
@@ -29,6 +29,8 @@ import {
   validFieldPath,
   type JSONSchema,
 } from './crd-schema.js';
+import { validateDefaults } from '../customresource/schema/default-validation.js';
+import { toStructural } from '../customresource/schema/structural.js';
 
 type Level = 'root' | 'item' | 'field';
 
@@ -415,7 +417,13 @@ export function validateCustomResourceValidation(validation: unknown, statusEnab
   if (flag(schema, 'nullable')) errs.push(field.forbidden(`${path}.openAPIV3Schema.nullable`, 'nullable cannot be true at the root'));
   const root = `${path}.openAPIV3Schema`;
   const conversionError = structuralConversionError(schema);
-  if (conversionError === undefined) errs.push(...validateStructural(schema, root));
+  if (conversionError === undefined) {
+    const structuralErrs = validateStructural(schema, root);
+    errs.push(...structuralErrs);
+    // Upstream validates defaults only once the schema is structural (requirePrunedDefaults: as on
+    // create; an update of a CRD whose stored defaults are unpruned is not told apart here).
+    if (structuralErrs.length === 0) errs.push(...validateDefaults(root, toStructural(schema), true, true));
+  }
   validateOpenAPISchema(schema, root, { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false }, true, errs);
   if (errs.length === 0 && conversionError !== undefined) errs.push(field.invalid(root, '', conversionError));
   return errs;
