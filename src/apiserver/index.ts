@@ -113,6 +113,8 @@ export class ApiServer {
       admitCreate: (ns, name, gr) => this.admitCreate(ns, name, gr),
       storeOf: (group, resource) => this.stores.get(storeKey({ group, resource })),
       servedResources: () => this.strategies.map((s) => s.info),
+      addResource: (s) => this.addResource(s),
+      removeResource: (group, resource) => this.removeResource(group, resource),
       admitDelete: (name, gr) => {
         for (const plugin of this.admissionPlugins) plugin.admitDelete(name, gr);
       },

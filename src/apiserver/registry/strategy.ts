@@ -226,6 +226,19 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * only Create).
    */
   review?(obj: T, ctx: ReviewContext): T;
+  /**
+   * Present for kinds without a Go type, whose schema is data (custom resources): drops from `obj` (a
+   * decoded body or patch result in `version`, one of the resource's served versions) the fields that
+   * version's schema does not know, in place, and returns their paths (`spec.foo`), sorted, for
+   * `fieldValidation` Warn/Strict. Without it the kind's generated schema decides.
+   */
+  pruneUnknownFields?(obj: KubeObject, version: string): string[];
+  /**
+   * The patch media types the kind accepts, in the order the 415 lists them, when not every supported
+   * one: custom resources refuse strategic merge patches (upstream's CRD handler offers JSON, merge and
+   * apply patches). A type listed but not implemented by the server is refused with the same 415.
+   */
+  patchTypes?: readonly string[];
 }
 
 /** What a review is answered with besides the request. */
@@ -242,6 +255,8 @@ export interface ApiLifecycle {
   removedIn?: string;
   /** `APILifecycleReplacement`: the group/version and kind to use instead. */
   replacement?: { apiVersion: string; kind: string };
+  /** The whole warning text, when the kind words its own (a CRD version's `deprecationWarning`). */
+  warning?: string;
 }
 
 /**
@@ -253,6 +268,7 @@ export interface ApiLifecycle {
 export function deprecationWarning(strategy: ResourceStrategy): string | undefined {
   const lifecycle = strategy.deprecated;
   if (!lifecycle) return undefined;
+  if (lifecycle.warning !== undefined) return lifecycle.warning;
   const { group, version, kind } = strategy.info;
   let text = `${group ? `${group}/${version}` : version} ${kind} is deprecated in v${lifecycle.deprecatedIn}+`;
   if (lifecycle.removedIn) text += `, unavailable in v${lifecycle.removedIn}+`;

@@ -1,0 +1,309 @@
+/**
+ * Serving custom resources from CustomResourceDefinitions, against the in-process API server: the
+ * CRD lifecycle (names, conditions, finalizer), the custom resource strategy (status and scale
+ * subresources, generation, field selectors, deprecation, patch types, webhook conversion), tables.
+ * Cases follow k8s.io/apiextensions-apiserver v0.33.9 pkg/registry/customresource/strategy_test.go,
+ * validator_test.go, pkg/controller/status/naming_controller_test.go and test/integration
+ * (basic_test.go, subresources_test.go, deprecated_version_test.go, finalization_test.go).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { CustomResourceDefinition, KubeList, KubeObject } from '../../../api/index.js';
+import type { RestRequest } from '../../../api/request.js';
+import { customResourceDefinitionStrategy } from '../resources/customresourcedefinitions.js';
+import { newTestServer, rejectsWithStatus, testStrategies, type TestServer } from '../../testing/fixtures.js';
+import type { ResourceStrategy } from '../strategy.js';
+import { resourceIndexOf } from '../../http/resource-index.js';
+
+const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+
+function crontabCrd(overrides: Partial<CustomResourceDefinition['spec']> = {}): CustomResourceDefinition {
+  const schema = {
+    openAPIV3Schema: {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: { cronSpec: { type: 'string' }, replicas: { type: 'integer' }, color: { type: 'string' } },
+        },
+        status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+  };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'crontabs.stable.example.com' },
+    spec: {
+      group: 'stable.example.com',
+      scope: 'Namespaced',
+      names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'], categories: ['all'] },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema,
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+          additionalPrinterColumns: [
+            { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' },
+            { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', priority: 1 },
+            { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+          ],
+          selectableFields: [{ jsonPath: '.spec.color' }],
+        },
+        // A schema of its own: identical ones would be shared at spec level, where selectableFields are not.
+        { name: 'v1beta1', served: true, storage: false, deprecated: true, schema: { openAPIV3Schema: { ...schema.openAPIV3Schema, description: 'old' } } },
+      ],
+      ...overrides,
+    },
+  };
+}
+
+async function newServer(): Promise<TestServer> {
+  return newTestServer({ strategies: [...testStrategies, customResourceDefinitionStrategy as unknown as ResourceStrategy] });
+}
+
+/** Lets the lifecycle (promise chains inside the server) run until `done` holds; fails after many turns. */
+async function until(done: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await done()) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+async function getCrd(t: TestServer, name: string): Promise<CustomResourceDefinition | undefined> {
+  try {
+    return (await t.server.handle({ ...CRDS, verb: 'get', name })).body as CustomResourceDefinition;
+  } catch {
+    return undefined;
+  }
+}
+
+function condition(crd: CustomResourceDefinition | undefined, type: string): { status: string; reason?: string; message?: string } | undefined {
+  const c = crd?.status?.conditions?.find((x) => x.type === type);
+  return c && { status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) };
+}
+
+async function established(t: TestServer, crd: CustomResourceDefinition): Promise<void> {
+  await t.server.handle({ ...CRDS, verb: 'create', body: crd });
+  await until(async () => condition(await getCrd(t, crd.metadata?.name ?? ''), 'Established')?.status === 'True', 'Established');
+  await until(() => resourceIndexOf(t.server).get(crd.spec.group, crd.spec.versions[0]?.name ?? '', crd.spec.names.plural) !== undefined, 'served');
+}
+
+const crontabs = (t: TestServer, req: Partial<RestRequest> & Pick<RestRequest, 'verb'>) =>
+  t.server.handle({ group: 'stable.example.com', version: 'v1', resource: 'crontabs', namespace: 'default', ...req });
+
+function crontab(name: string, spec: Record<string, unknown> = { cronSpec: '* * * * */5', replicas: 1 }): KubeObject {
+  return { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec };
+}
+
+describe('CRD lifecycle', () => {
+  test('a new CRD gets accepted names, NamesAccepted and Established, and its versions are served', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    const crd = await getCrd(t, 'crontabs.stable.example.com');
+    assert.deepEqual(condition(crd, 'NamesAccepted'), { status: 'True', reason: 'NoConflicts', message: 'no conflicts found' });
+    assert.deepEqual(condition(crd, 'Established'), { status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' });
+    assert.deepEqual(crd?.status?.acceptedNames, { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'], categories: ['all'] });
+    const v1 = resourceIndexOf(t.server).get('stable.example.com', 'v1', 'crontabs');
+    assert.deepEqual(v1?.info.shortNames, ['ct']);
+    assert.deepEqual(v1?.info.categories, ['all']);
+    assert.deepEqual(v1?.info.subresources.map((s) => s.name), ['status', 'scale']);
+    assert.ok(resourceIndexOf(t.server).get('stable.example.com', 'v1beta1', 'crontabs'), 'the second served version');
+  });
+
+  test('a CRD whose plural another CRD of the group accepted is not established (naming_controller_test)', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    const clash = crontabCrd({ names: { plural: 'crontabs', singular: 'other', kind: 'Other', listKind: 'OtherList' } });
+    clash.metadata = { name: 'crontabs2.stable.example.com' };
+    // CRD validation wants the name to be <plural>.<group>; use a matching plural with a clashing short name instead.
+    clash.metadata.name = 'others.stable.example.com';
+    clash.spec.names = { plural: 'others', singular: 'other', kind: 'Other', shortNames: ['ct'] };
+    await t.server.handle({ ...CRDS, verb: 'create', body: clash });
+    await until(async () => condition(await getCrd(t, 'others.stable.example.com'), 'NamesAccepted') !== undefined, 'NamesAccepted');
+    const crd = await getCrd(t, 'others.stable.example.com');
+    assert.deepEqual(condition(crd, 'NamesAccepted'), { status: 'False', reason: 'ShortNamesConflict', message: '"ct" is already in use' });
+    assert.deepEqual(condition(crd, 'Established'), { status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' });
+    assert.equal(resourceIndexOf(t.server).get('stable.example.com', 'v1', 'others'), undefined);
+  });
+
+  test('deleting a CRD marks it Terminating, deletes its custom resources, refuses creates, then it goes (finalization_test)', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    await crontabs(t, { verb: 'create', body: crontab('a') });
+    await crontabs(t, { verb: 'create', body: { ...crontab('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
+    const first = (await t.server.handle({ ...CRDS, verb: 'delete', name: 'crontabs.stable.example.com' })).body as CustomResourceDefinition;
+    assert.ok(first.metadata?.deletionTimestamp);
+    assert.deepEqual(first.metadata?.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+    assert.deepEqual(condition(first, 'Terminating'), {
+      status: 'True',
+      reason: 'InstanceDeletionPending',
+      message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+    });
+    await until(async () => condition(await getCrd(t, 'crontabs.stable.example.com'), 'Terminating')?.reason === 'InstanceDeletionInProgress', 'deletion in progress');
+    await rejectsWithStatus(crontabs(t, { verb: 'create', body: crontab('late') }), 405, 'create is not supported on resources of kind "crontabs.stable.example.com"');
+    await until(async () => ((await crontabs(t, { verb: 'list' })).body as KubeList).items.every((o) => o.metadata?.name === 'held'), 'instances deleted');
+    assert.ok(await getCrd(t, 'crontabs.stable.example.com'), 'the CRD waits for the instance with a finalizer');
+    await crontabs(t, { verb: 'patch', name: 'held', patchType: 'application/merge-patch+json', body: { metadata: { finalizers: null } } });
+    t.clock.step(1_000);
+    await until(async () => (await getCrd(t, 'crontabs.stable.example.com')) === undefined, 'CRD gone');
+    await until(() => resourceIndexOf(t.server).get('stable.example.com', 'v1', 'crontabs') === undefined, 'unserved');
+  });
+
+  test('a changed CRD is served again: a new printer column appears', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    const crd = (await getCrd(t, 'crontabs.stable.example.com')) as CustomResourceDefinition;
+    const next = structuredClone(crd);
+    (next.spec.versions[0] as { additionalPrinterColumns?: unknown[] }).additionalPrinterColumns = [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }];
+    await t.server.handle({ ...CRDS, verb: 'update', name: crd.metadata?.name ?? '', body: next });
+    await until(() => resourceIndexOf(t.server).get('stable.example.com', 'v1', 'crontabs')?.table.columns[1]?.name === 'Color', 'new columns');
+  });
+});
+
+describe('custom resources', () => {
+  test('create resets status, sets generation 1; spec changes bump generation, status updates do not', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    const created = (await crontabs(t, { verb: 'create', body: { ...crontab('a'), status: { replicas: 3 } } })).body as KubeObject;
+    assert.equal(created.status, undefined);
+    assert.equal(created.metadata?.generation, 1);
+    const withStatus = (await crontabs(t, { verb: 'update', name: 'a', subresource: 'status', body: { ...created, status: { replicas: 2 }, spec: { cronSpec: 'ignored' } } })).body as KubeObject;
+    assert.deepEqual(withStatus.status, { replicas: 2 });
+    assert.equal((withStatus.spec as { cronSpec: string }).cronSpec, '* * * * */5');
+    assert.equal(withStatus.metadata?.generation, 1);
+    const labelled = (await crontabs(t, { verb: 'patch', name: 'a', patchType: 'application/merge-patch+json', body: { metadata: { labels: { a: 'b' } }, status: { replicas: 9 } } })).body as KubeObject;
+    assert.equal(labelled.metadata?.generation, 1, 'metadata and status changes keep the generation');
+    assert.deepEqual(labelled.status, { replicas: 2 }, 'status is kept on updates of the main resource');
+    const changed = (await crontabs(t, { verb: 'patch', name: 'a', patchType: 'application/json-patch+json', body: [{ op: 'replace', path: '/spec/replicas', value: 4 }] })).body as KubeObject;
+    assert.equal(changed.metadata?.generation, 2);
+  });
+
+  test('without a status subresource, status is stored and any non-metadata change bumps generation', async () => {
+    const t = await newServer();
+    const crd = crontabCrd();
+    delete (crd.spec.versions[0] as { subresources?: unknown }).subresources;
+    await established(t, crd);
+    const created = (await crontabs(t, { verb: 'create', body: { ...crontab('a'), status: { replicas: 3 } } })).body as KubeObject;
+    assert.deepEqual(created.status, { replicas: 3 });
+    const changed = (await crontabs(t, { verb: 'patch', name: 'a', patchType: 'application/merge-patch+json', body: { status: { replicas: 4 } } })).body as KubeObject;
+    assert.equal(changed.metadata?.generation, 2);
+    await rejectsWithStatus(crontabs(t, { verb: 'get', name: 'a', subresource: 'status' }), 404);
+  });
+
+  test('strategic merge patch is refused with upstream 415', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    await crontabs(t, { verb: 'create', body: crontab('a') });
+    await rejectsWithStatus(
+      crontabs(t, { verb: 'patch', name: 'a', patchType: 'application/strategic-merge-patch+json', body: { spec: { replicas: 2 } } }),
+      415,
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
+  });
+
+  test('the scale subresource reads and writes the CRD paths; a bad replicas value is refused (validator_test)', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    await crontabs(t, { verb: 'create', body: crontab('a') });
+    await crontabs(t, { verb: 'patch', name: 'a', subresource: 'status', patchType: 'application/merge-patch+json', body: { status: { replicas: 1, selector: 'app=x' } } });
+    const scale = (await crontabs(t, { verb: 'get', name: 'a', subresource: 'scale' })).body as KubeObject;
+    assert.deepEqual(scale.spec, { replicas: 1 });
+    assert.deepEqual(scale.status, { replicas: 1, selector: 'app=x' });
+    const scaled = (await crontabs(t, { verb: 'patch', name: 'a', subresource: 'scale', patchType: 'application/merge-patch+json', body: { spec: { replicas: 5 } } })).body as KubeObject;
+    assert.deepEqual(scaled.spec, { replicas: 5 });
+    const stored = (await crontabs(t, { verb: 'get', name: 'a' })).body as KubeObject;
+    assert.equal((stored.spec as { replicas: number }).replicas, 5);
+    assert.equal(stored.metadata?.generation, 2);
+    await rejectsWithStatus(
+      crontabs(t, { verb: 'patch', name: 'a', patchType: 'application/merge-patch+json', body: { spec: { replicas: -1 } } }),
+      422,
+      'CronTab.stable.example.com "a" is invalid: .spec.replicas: Invalid value: -1: should be a non-negative integer',
+    );
+    await rejectsWithStatus(
+      crontabs(t, { verb: 'patch', name: 'a', patchType: 'application/merge-patch+json', body: { spec: { replicas: 'x' } } }),
+      422,
+      'CronTab.stable.example.com "a" is invalid: .spec.replicas: Invalid value: 0: .spec.replicas accessor error: x is of the type string, expected int64',
+    );
+  });
+
+  test('field selectors: metadata.name and selectableFields', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    await crontabs(t, { verb: 'create', body: crontab('red', { color: 'red' }) });
+    await crontabs(t, { verb: 'create', body: crontab('blue', { color: 'blue' }) });
+    const names = async (fieldSelector: string): Promise<string[]> =>
+      ((await crontabs(t, { verb: 'list', query: { fieldSelector } })).body as KubeList).items.map((o) => o.metadata?.name ?? '');
+    assert.deepEqual(await names('spec.color=red'), ['red']);
+    assert.deepEqual(await names('metadata.name=blue'), ['blue']);
+    await rejectsWithStatus(crontabs(t, { verb: 'list', query: { fieldSelector: 'spec.size=1' } }), 400);
+  });
+
+  test('a deprecated version warns with upstream default text and serves the same objects in its apiVersion', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    await crontabs(t, { verb: 'create', body: crontab('a') });
+    const res = await crontabs(t, { verb: 'get', name: 'a', version: 'v1beta1' });
+    assert.deepEqual(res.warnings, ['stable.example.com/v1beta1 CronTab is deprecated; use stable.example.com/v1 CronTab']);
+    assert.equal((res.body as KubeObject).apiVersion, 'stable.example.com/v1beta1');
+    const created = (await crontabs(t, { verb: 'create', version: 'v1beta1', body: { ...crontab('b'), apiVersion: 'stable.example.com/v1beta1' } })).body as KubeObject;
+    assert.equal(created.apiVersion, 'stable.example.com/v1beta1');
+    const inV1 = (await crontabs(t, { verb: 'get', name: 'b' })).body as KubeObject;
+    assert.equal(inV1.apiVersion, 'stable.example.com/v1');
+  });
+
+  test('a Webhook conversion fails as an unreachable webhook does', async () => {
+    const t = await newServer();
+    await established(
+      t,
+      crontabCrd({
+        conversion: {
+          strategy: 'Webhook',
+          webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { name: 'conv', namespace: 'system', path: '/convert' } } },
+        },
+      }),
+    );
+    await crontabs(t, { verb: 'create', body: crontab('a') });
+    await rejectsWithStatus(
+      crontabs(t, { verb: 'get', name: 'a', version: 'v1beta1' }),
+      500,
+      'Internal error occurred: conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "https://conv.system.svc:443/convert?timeout=30s": service "conv" not found',
+    );
+  });
+
+  test('the body apiVersion and kind are checked; names must be DNS subdomains', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    await rejectsWithStatus(
+      crontabs(t, { verb: 'create', body: { ...crontab('a'), apiVersion: 'stable.example.com/v2' } }),
+      400,
+      'the API version in the data (stable.example.com/v2) does not match the expected API version (stable.example.com/v1)',
+    );
+    await rejectsWithStatus(crontabs(t, { verb: 'create', body: crontab('Bad_Name') }), 422, /metadata.name: Invalid value: "Bad_Name"/);
+  });
+
+  test('tables: Name, the printer columns with their types and priorities, values by JSONPath, dates as ages', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    const created = (await crontabs(t, { verb: 'create', body: crontab('a') })).body as KubeObject;
+    await crontabs(t, { verb: 'patch', name: 'a', subresource: 'status', patchType: 'application/merge-patch+json', body: { status: { conditions: [{ type: 'Other', status: 'False' }, { type: 'Ready', status: 'True' }] } } });
+    const table = resourceIndexOf(t.server).get('stable.example.com', 'v1', 'crontabs')?.table;
+    assert.deepEqual(table?.columns.map((c) => [c.name, c.type, c.priority]), [
+      ['Name', 'string', 0],
+      ['Spec', 'string', 0],
+      ['Replicas', 'integer', 1],
+      ['Ready', 'string', 0],
+      ['Age', 'date', 0],
+    ]);
+    const stored = (await crontabs(t, { verb: 'get', name: 'a' })).body as KubeObject;
+    const created0 = Date.parse(created.metadata?.creationTimestamp ?? '');
+    assert.deepEqual(table?.row(stored, created0 + 5 * 60_000).cells, ['a', '* * * * */5', 1, 'True', '5m']);
+    const plain = resourceIndexOf(t.server).get('stable.example.com', 'v1beta1', 'crontabs')?.table;
+    assert.deepEqual(plain?.columns.map((c) => [c.name, c.type]), [['Name', 'string'], ['Age', 'date']]);
+  });
+});
