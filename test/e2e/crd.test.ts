@@ -3,7 +3,8 @@
  * versions (v1beta1 deprecated), status and scale subresources, printer columns, short names and the
  * `all` category; `kubectl wait --for=condition=Established`; create, get (columns, -o wide, short
  * name, `get all`), patch (merge and JSON; strategic refused with upstream's 415), scale, the
- * deprecated version's warning; deleting the CRD takes its custom resources with it.
+ * deprecated version's warning; `kubectl explain` with the schema's descriptions; deleting the CRD
+ * takes its custom resources with it.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,8 +33,9 @@ spec:
         properties:
           spec:
             type: object
+            description: The schedule and what runs.
             properties:
-              cronSpec: {type: string}
+              cronSpec: {type: string, description: The cron schedule of the job.}
               image: {type: string}
               replicas: {type: integer}
           status:
@@ -99,6 +101,10 @@ describe('custom resources with real kubectl', { timeout: 180_000 }, () => {
       'customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com condition met',
     );
     assert.equal((await kp.kubectlOk(['apply', '-f', '-'], CRONTAB)).trim(), 'crontab.stable.example.com/my-cron created');
+    const explained = await kp.kubectlOk(['explain', 'crontabs.spec']);
+    assert.match(explained, /^GROUP:\s+stable\.example\.com\nKIND:\s+CronTab\nVERSION:\s+v1\n/);
+    assert.match(explained, /The schedule and what runs\./);
+    assert.match(explained, /cronSpec\s+<string>\n\s+The cron schedule of the job\./);
 
     const table = (await kp.kubectlOk(['get', 'crontabs'])).trim().split('\n');
     assert.match(table[0] ?? '', /^NAME\s+SPEC\s+REPLICAS\s+AGE$/);

@@ -239,6 +239,12 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * apply patches). A type listed but not implemented by the server is refused with the same 415.
    */
   patchTypes?: readonly string[];
+  /**
+   * Present for kinds without a generated type (custom resources): the object's OpenAPI v3 schema (a
+   * CRD version's openAPIV3Schema), which /openapi/v3 and /openapi/v2 publish under the kind's
+   * REST-friendly name with apiVersion, kind and metadata added. Not changed once the strategy is built.
+   */
+  openApiSchema?: Readonly<Record<string, unknown>>;
 }
 
 /** What a review is answered with besides the request. */

@@ -14,6 +14,8 @@ import { customResourceDefinitionStrategy } from '../resources/customresourcedef
 import { newTestServer, rejectsWithStatus, testStrategies, type TestServer } from '../../testing/fixtures.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { resourceIndexOf } from '../../http/resource-index.js';
+import { buildOpenApiDocuments, openApiPath } from '../../http/openapi.js';
+import * as apiSchema from '../../../api/schema/index.js';
 
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
 
@@ -305,5 +307,21 @@ describe('custom resources', () => {
     assert.deepEqual(table?.row(stored, created0 + 5 * 60_000).cells, ['a', '* * * * */5', 1, 'True', '5m']);
     const plain = resourceIndexOf(t.server).get('stable.example.com', 'v1beta1', 'crontabs')?.table;
     assert.deepEqual(plain?.columns.map((c) => [c.name, c.type]), [['Name', 'string'], ['Age', 'date']]);
+  });
+
+  test('OpenAPI: the version schema under its REST-friendly name, with apiVersion, kind, ObjectMeta and a list', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    const docs = buildOpenApiDocuments(resourceIndexOf(t.server), apiSchema);
+    const doc = JSON.parse(docs.documents.get(openApiPath('stable.example.com', 'v1'))?.text ?? '{}') as { components: { schemas: Record<string, Record<string, unknown>> }; paths: Record<string, unknown> };
+    const schema = doc.components.schemas['com.example.stable.v1.CronTab'];
+    assert.deepEqual(schema?.['x-kubernetes-group-version-kind'], [{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
+    const props = schema?.['properties'] as Record<string, Record<string, unknown>>;
+    assert.deepEqual(Object.keys(props).sort(), ['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+    assert.deepEqual(props['metadata']?.['allOf'], [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
+    assert.ok(doc.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']);
+    assert.deepEqual(doc.components.schemas['com.example.stable.v1.CronTabList']?.['x-kubernetes-group-version-kind'], [{ group: 'stable.example.com', kind: 'CronTabList', version: 'v1' }]);
+    assert.ok(doc.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}/scale']);
+    assert.match(docs.v2().json, /"com\.example\.stable\.v1\.CronTab"/);
   });
 });

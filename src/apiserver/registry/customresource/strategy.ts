@@ -188,6 +188,8 @@ function versionStrategy(crd: CustomResourceDefinition, vi: VersionInfo, all: Ma
     }),
   };
   if (scaleSpec) strategy.scale = scaleStrategy(scaleSpec);
+  const schema = v.schema?.openAPIV3Schema;
+  if (schema) strategy.openApiSchema = structuredClone(schema) as Record<string, unknown>;
   if (v.deprecated) strategy.deprecated = { deprecatedIn: '', warning: v.deprecationWarning ?? defaultDeprecationWarning(crd, v.name) };
   return strategy;
 }
