@@ -11,7 +11,9 @@ import { describe, test } from 'node:test';
 import type { CustomResourceDefinition, KubeList, KubeObject } from '../../../api/index.js';
 import type { RestRequest } from '../../../api/request.js';
 import { customResourceDefinitionStrategy } from '../resources/customresourcedefinitions.js';
-import { newTestServer, rejectsWithStatus, testStrategies, type TestServer } from '../../testing/fixtures.js';
+import { newTestServer, plainStrategy, rejectsWithStatus, resourceInfo, testStrategies, type TestServer } from '../../testing/fixtures.js';
+import { MemoryBackend } from '../../../storage/memory/index.js';
+import { encodeForStorage } from '../generic/objects.js';
 import type { ResourceStrategy } from '../strategy.js';
 import { resourceIndexOf } from '../../http/resource-index.js';
 import { buildOpenApiDocuments, openApiPath } from '../../http/openapi.js';
@@ -64,8 +66,8 @@ function crontabCrd(overrides: Partial<CustomResourceDefinition['spec']> = {}): 
   };
 }
 
-async function newServer(): Promise<TestServer> {
-  return newTestServer({ strategies: [...testStrategies, customResourceDefinitionStrategy as unknown as ResourceStrategy] });
+async function newServer(backend?: MemoryBackend): Promise<TestServer> {
+  return newTestServer({ strategies: [...testStrategies, customResourceDefinitionStrategy as unknown as ResourceStrategy], ...(backend ? { backend } : {}) });
 }
 
 /** Lets the lifecycle (promise chains inside the server) run until `done` holds; fails after many turns. */
@@ -155,6 +157,32 @@ describe('CRD lifecycle', () => {
     t.clock.step(1_000);
     await until(async () => (await getCrd(t, 'crontabs.stable.example.com')) === undefined, 'CRD gone');
     await until(() => resourceIndexOf(t.server).get('stable.example.com', 'v1', 'crontabs') === undefined, 'unserved');
+  });
+
+  test('a plural a built-in resource of the group has is a conflict', async () => {
+    const t = await newServer();
+    const crd = crontabCrd({ group: 'example.com', names: { plural: 'widgets', kind: 'Widget2' } });
+    crd.metadata = { name: 'widgets.example.com' };
+    await t.server.handle({ ...CRDS, verb: 'create', body: crd });
+    await until(async () => condition(await getCrd(t, 'widgets.example.com'), 'NamesAccepted') !== undefined, 'NamesAccepted');
+    assert.deepEqual(condition(await getCrd(t, 'widgets.example.com'), 'NamesAccepted'), { status: 'False', reason: 'PluralConflict', message: '"widgets" is already in use' });
+  });
+
+  test('CRDs stored before start-up are served when the server starts; a broken one does not stop the others', async () => {
+    const backend = new MemoryBackend();
+    const good = crontabCrd();
+    good.metadata = { name: 'crontabs.stable.example.com', uid: 'u1', creationTimestamp: '2025-01-01T00:00:00Z' };
+    // No storage version: CRD validation would refuse it, so only storage written behind its back holds one.
+    const broken = crontabCrd({ group: 'broken.example.com', names: { plural: 'crontabs', kind: 'CronTab' } });
+    broken.metadata = { name: 'crontabs.broken.example.com', uid: 'u2', creationTimestamp: '2025-01-01T00:00:00Z' };
+    for (const v of broken.spec.versions) v.storage = false;
+    await backend.create('/registry/apiextensions.k8s.io/customresourcedefinitions/crontabs.broken.example.com', encodeForStorage(broken as unknown as KubeObject));
+    await backend.create('/registry/apiextensions.k8s.io/customresourcedefinitions/crontabs.stable.example.com', encodeForStorage(good as unknown as KubeObject));
+    const t = await newServer(backend);
+    assert.ok(resourceIndexOf(t.server).get('stable.example.com', 'v1', 'crontabs'), 'served once start-up is done');
+    assert.equal(condition(await getCrd(t, 'crontabs.stable.example.com'), 'Established')?.status, 'True');
+    await crontabs(t, { verb: 'create', body: crontab('a') });
+    assert.equal(resourceIndexOf(t.server).get('broken.example.com', 'v1', 'crontabs'), undefined);
   });
 
   test('a changed CRD is served again: a new printer column appears', async () => {
@@ -276,6 +304,30 @@ describe('custom resources', () => {
       500,
       'Internal error occurred: conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "https://conv.system.svc:443/convert?timeout=30s": service "conv" not found',
     );
+  });
+
+  test('unknown fields follow the strategy pruning: Strict refuses, Warn warns, both with upstream words', async () => {
+    const info = resourceInfo({ group: 'example.com', version: 'v1', resource: 'gizmos', kind: 'Gizmo' });
+    const pruning = plainStrategy(info, {
+      pruneUnknownFields: (obj) => {
+        const spec = obj.spec as Record<string, unknown> | undefined;
+        if (!spec || !('foo' in spec)) return [];
+        delete spec['foo'];
+        return ['spec.foo'];
+      },
+    });
+    const t = await newServer();
+    await t.server.addResource(pruning);
+    const gizmos = { group: 'example.com', version: 'v1', resource: 'gizmos', namespace: 'default' };
+    const body = { apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name: 'a' }, spec: { foo: 1, bar: 2 } };
+    await rejectsWithStatus(
+      t.server.handle({ ...gizmos, verb: 'create', body, query: { fieldValidation: 'Strict' } }),
+      400,
+      'Gizmo in version "v1" cannot be handled as a Gizmo: strict decoding error: unknown field "spec.foo"',
+    );
+    const res = await t.server.handle({ ...gizmos, verb: 'create', body, query: { fieldValidation: 'Warn' } });
+    assert.deepEqual(res.warnings, ['unknown field "spec.foo"']);
+    assert.deepEqual((res.body as KubeObject).spec, { bar: 2 });
   });
 
   test('the body apiVersion and kind are checked; names must be DNS subdomains', async () => {
