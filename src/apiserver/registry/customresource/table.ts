@@ -56,24 +56,39 @@ export function customResourceTable(columns: readonly CustomResourceColumnDefini
   };
 }
 
-/** One cell (tableconvertor.go `cellForJSONValue`, and the JSONPath printer for strings). */
+/**
+ * One cell: a `string` column prints the value as client-go's JSONPath printer does (strings as they
+ * are, other values as compact JSON); other types go through {@link cellForJSONValue}.
+ */
 export function cellFor(type: string, value: unknown, now: number): unknown {
   if (value === null || value === undefined) return null;
+  if (type === 'string') return typeof value === 'string' ? value : JSON.stringify(value);
+  return cellForJSONValue(type, value, now);
+}
+
+/**
+ * tableconvertor.go `cellForJSONValue`: `integer` truncates a number, `number` keeps it, `boolean` and
+ * `string` take only their own type, `date` prints an RFC 3339 string as an age at `now` (ms):
+ * `<unknown>` for an empty or zero time, `<invalid>` for one that does not parse or lies in the
+ * future; anything else is null.
+ */
+export function cellForJSONValue(type: string, value: unknown, now: number): unknown {
+  if (value === null || value === undefined) return null;
   switch (type) {
-    case 'string':
-      return typeof value === 'string' ? value : JSON.stringify(value);
     case 'integer':
       return typeof value === 'number' ? Math.trunc(value) : null;
     case 'number':
       return typeof value === 'number' ? value : null;
     case 'boolean':
       return typeof value === 'boolean' ? value : null;
+    case 'string':
+      return typeof value === 'string' ? value : null;
     case 'date': {
       if (typeof value !== 'string') return null;
+      // metav1.Time.UnmarshalQueryParameter: "" is the zero time.
+      if (value === '' || value === '0001-01-01T00:00:00Z') return '<unknown>';
       const t = parseTime(value);
-      // `ConvertToHumanReadableDateType`: the zero time is `<unknown>`.
-      if (t === undefined) return '<invalid>';
-      return value === '0001-01-01T00:00:00Z' ? '<unknown>' : humanDuration(now - t);
+      return t === undefined ? '<invalid>' : humanDuration(now - t);
     }
     default:
       return null;
