@@ -245,6 +245,13 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * REST-friendly name with apiVersion, kind and metadata added. Not changed once the strategy is built.
    */
   openApiSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * Present for kinds whose objects get defaults when read from storage, not only when written (custom
+   * resources: a default added to the CRD schema shows on objects stored before, as upstream's
+   * storage decoder applies `structuraldefaulting.Default`): completes, in place, each object the watch
+   * cache decodes. Reads that bypass the cache (paginated lists at an exact revision) are as stored.
+   */
+  defaultOnRead?(obj: KubeObject): void;
 }
 
 /** What a review is answered with besides the request. */

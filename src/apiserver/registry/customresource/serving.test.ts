@@ -330,6 +330,26 @@ describe('custom resources', () => {
     assert.deepEqual((res.body as KubeObject).spec, { bar: 2 });
   });
 
+  test('a strategy defaultOnRead completes objects read from storage: listed at start and changed behind the store', async () => {
+    const info = resourceInfo({ group: 'example.com', version: 'v1', resource: 'gizmos', kind: 'Gizmo' });
+    const defaulting = plainStrategy(info, {
+      defaultOnRead: (obj) => {
+        ((obj.spec ??= {}) as Record<string, unknown>)['size'] ??= 'M';
+      },
+    });
+    const t = await newServer();
+    const stored = (name: string): KubeObject => ({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name, namespace: 'default', uid: name }, spec: {} });
+    await t.backend.create('/registry/example.com/gizmos/default/old', encodeForStorage(stored('old')));
+    await t.server.addResource(defaulting);
+    await t.backend.create('/registry/example.com/gizmos/default/later', encodeForStorage(stored('later')));
+    const gizmos = { group: 'example.com', version: 'v1', resource: 'gizmos', namespace: 'default' };
+    const list = (await t.server.handle({ ...gizmos, verb: 'list' })).body as KubeList;
+    assert.deepEqual(list.items.map((o) => [o.metadata?.name, o.spec]), [
+      ['later', { size: 'M' }],
+      ['old', { size: 'M' }],
+    ]);
+  });
+
   test('the body apiVersion and kind are checked; names must be DNS subdomains', async () => {
     const t = await newServer();
     await established(t, crontabCrd());

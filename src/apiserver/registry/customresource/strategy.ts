@@ -141,6 +141,7 @@ function versionStrategy(crd: CustomResourceDefinition, vi: VersionInfo, all: Ma
     info,
     hasStatus,
     defaults: (obj) => applyDefaults(obj, vi.structural),
+    defaultOnRead: (obj) => applyDefaults(obj, vi.structural),
     prepareForCreate(obj) {
       if (hasStatus) delete obj.status;
       metaOf(obj).generation = 1;
