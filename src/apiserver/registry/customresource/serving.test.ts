@@ -350,6 +350,18 @@ describe('custom resources', () => {
     ]);
   });
 
+  test('finalizers a write adds get upstream warnings (validator.go validateKubeFinalizerName)', async () => {
+    const t = await newServer();
+    await established(t, crontabCrd());
+    const res = await crontabs(t, { verb: 'create', body: { ...crontab('a'), metadata: { name: 'a', finalizers: ['example.com/ok', 'kubernetes', 'mine', 'my.domain'] } } });
+    assert.deepEqual(res.warnings, [
+      'metadata.finalizers: "mine": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
+      'metadata.finalizers: "my.domain": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers',
+    ]);
+    const updated = await crontabs(t, { verb: 'patch', name: 'a', patchType: 'application/merge-patch+json', body: { metadata: { finalizers: ['mine', 'other'] } } });
+    assert.deepEqual(updated.warnings, ['metadata.finalizers: "other": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers']);
+  });
+
   test('the body apiVersion and kind are checked; names must be DNS subdomains', async () => {
     const t = await newServer();
     await established(t, crontabCrd());

@@ -22,6 +22,7 @@ import type { KubeObject } from '../../../api/index.js';
 import { field, newInternalError, newMethodNotSupported, type FieldError } from '../../../machinery/errors/index.js';
 import { bumpGenerationIf, semanticDeepEqual } from '../resources/helpers.js';
 import { metaOf } from '../generic/objects.js';
+import { isQualifiedName } from '../../../machinery/validation/index.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import type { ResourceInfo, ResourceStrategy, ScaleStrategy, VersionConversion } from '../strategy.js';
 import { JsonPath } from './jsonpath.js';
@@ -171,6 +172,8 @@ function versionStrategy(crd: CustomResourceDefinition, vi: VersionInfo, all: Ma
       const errs = [...validateCustomObjectUpdate(obj, old, vi.structural), ...scaleErrors(obj, scaleSpec, false)];
       return withRules(errs, obj, old);
     },
+    warningsOnCreate: (obj) => finalizerWarnings(obj, undefined),
+    warningsOnUpdate: (obj, old) => finalizerWarnings(obj, old),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     defaultGarbageCollectionPolicy: 'Background',
@@ -193,6 +196,32 @@ function versionStrategy(crd: CustomResourceDefinition, vi: VersionInfo, all: Ma
   if (schema) strategy.openApiSchema = structuredClone(schema) as Record<string, unknown>;
   if (v.deprecated) strategy.deprecated = { deprecatedIn: '', warning: v.deprecationWarning ?? defaultDeprecationWarning(crd, v.name) };
   return strategy;
+}
+
+/** The finalizers Kubernetes itself uses (validator.go `standardFinalizers`). */
+const STANDARD_FINALIZERS = new Set(['orphan', 'foregroundDeletion', 'kubernetes']);
+
+/**
+ * strategy.go `generateWarningsFromObj`: for each finalizer `obj` adds (sorted), validator.go
+ * `validateKubeFinalizerName`'s warnings: qualified-name errors, and a name without a path that is not
+ * a standard one should be domain-qualified.
+ */
+export function finalizerWarnings(obj: KubeObject, old: KubeObject | undefined): string[] {
+  const had = new Set(old?.metadata?.finalizers ?? []);
+  const added = [...new Set(obj.metadata?.finalizers ?? [])].filter((f) => !had.has(f)).sort();
+  const out: string[] = [];
+  for (const f of added) {
+    const prefix = `metadata.finalizers: ${JSON.stringify(f)}`;
+    for (const msg of isQualifiedName(f)) out.push(`${prefix}: ${msg}`);
+    if (!f.includes('/') && !STANDARD_FINALIZERS.has(f)) {
+      out.push(
+        f.includes('.')
+          ? `${prefix}: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`
+          : `${prefix}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`,
+      );
+    }
+  }
+  return out;
 }
 
 /** `hasBlockingErr`: errors after which CEL rules are not run. */
