@@ -159,8 +159,15 @@ class CrdLifecycle {
         undefined,
         { resourceVersion: '0' },
         (ev) => {
-          const name = (ev.object as KubeObject | undefined)?.metadata?.name;
-          if (ev.type !== 'BOOKMARK' && ev.type !== 'ERROR' && name) this.enqueue(name);
+          if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return;
+          const crd = ev.object as Crd | undefined;
+          const name = crd?.metadata?.name;
+          if (!name) return;
+          this.enqueue(name);
+          // As the naming controller requeues a group on every change: a CRD whose names were taken may get them now.
+          for (const other of this.ctx.store.cachedObjects() as Crd[]) {
+            if (other.spec?.group === crd.spec?.group && !isConditionTrue(other, 'NamesAccepted')) this.enqueue(other.metadata?.name ?? '');
+          }
         },
         () => {
           // The watch ends when the server stops; were it to end otherwise, follow again shortly.

@@ -134,6 +134,11 @@ describe('CRD lifecycle', () => {
     assert.deepEqual(condition(crd, 'NamesAccepted'), { status: 'False', reason: 'ShortNamesConflict', message: '"ct" is already in use' });
     assert.deepEqual(condition(crd, 'Established'), { status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' });
     assert.equal(resourceIndexOf(t.server).get('stable.example.com', 'v1', 'others'), undefined);
+
+    // Once the CRD holding the name is gone, the other one gets it.
+    await t.server.handle({ ...CRDS, verb: 'delete', name: 'crontabs.stable.example.com' });
+    await until(async () => condition(await getCrd(t, 'others.stable.example.com'), 'Established')?.status === 'True', 'the other CRD established');
+    assert.deepEqual(condition(await getCrd(t, 'others.stable.example.com'), 'NamesAccepted'), { status: 'True', reason: 'NoConflicts', message: 'no conflicts found' });
   });
 
   test('deleting a CRD marks it Terminating, deletes its custom resources, refuses creates, then it goes (finalization_test)', async () => {
