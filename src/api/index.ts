@@ -61,9 +61,11 @@ export type {
 export type {
   CustomResourceColumnDefinition,
   CustomResourceDefinition,
+  CustomResourceDefinitionCondition,
   CustomResourceDefinitionNames,
   CustomResourceDefinitionSpec,
   CustomResourceDefinitionVersion,
+  CustomResourceSubresourceScale,
 } from 'kubernetes-types/apiextensions/v1.js';
 export type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 export type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';

@@ -97,7 +97,7 @@ export class ApiServer {
     this.feed = new CacheFeed(opts.backend, this.clock, opts.watchCacheSizing);
     for (const strategy of this.strategies) {
       if (strategy.view) this.installView(strategy, strategy.view);
-      else this.install(strategy, this.feed.addCache(resourcePrefix(strategy.info), rootTypeOf(strategy)));
+      else this.install(strategy, this.feed.addCache(resourcePrefix(strategy.info), rootTypeOf(strategy), onReadOf(strategy)));
     }
   }
 
@@ -113,6 +113,8 @@ export class ApiServer {
       admitCreate: (ns, name, gr) => this.admitCreate(ns, name, gr),
       storeOf: (group, resource) => this.stores.get(storeKey({ group, resource })),
       servedResources: () => this.strategies.map((s) => s.info),
+      addResource: (s) => this.addResource(s),
+      removeResource: (group, resource) => this.removeResource(group, resource),
       admitDelete: (name, gr) => {
         for (const plugin of this.admissionPlugins) plugin.admitDelete(name, gr);
       },
@@ -183,7 +185,7 @@ export class ApiServer {
       this.installView(strategy, strategy.view);
       this.strategies = [...this.strategies, strategy];
     } else {
-      const cache = await this.feed.addLiveCache(resourcePrefix(strategy.info), rootTypeOf(strategy));
+      const cache = await this.feed.addLiveCache(resourcePrefix(strategy.info), rootTypeOf(strategy), onReadOf(strategy));
       if (this.routes.has(key)) throw new Error(`${key} is already served`);
       const store = this.install(strategy, cache);
       this.strategies = [...this.strategies, strategy];
@@ -469,6 +471,11 @@ function inVersion(store: Store, view: StoreView, body: unknown): unknown {
 /** The key of a resource's store: `group/resource` (any version). */
 function storeKey(r: { group: string; resource: string }): string {
   return `${r.group}/${r.resource}`;
+}
+
+/** The strategy's {@link ResourceStrategy.defaultOnRead}, bound, for the watch cache. */
+function onReadOf(strategy: ResourceStrategy): ((obj: KubeObject) => void) | undefined {
+  return strategy.defaultOnRead ? (obj) => strategy.defaultOnRead?.(obj) : undefined;
 }
 
 /** The schema root of a kind's objects as stored (its served version's type). */

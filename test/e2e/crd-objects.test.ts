@@ -1,6 +1,6 @@
 /**
  * CustomResourceDefinition objects with the real kubectl: `kubectl apply` of the Kubernetes docs'
- * CronTab CRD, `kubectl get crd` with upstream's default columns, the defaults in `-o yaml`, invalid
+ * CronTab CRD, `kubectl get crd` with upstream's default columns, the defaults and accepted names in `-o yaml`, invalid
  * CRDs refused with upstream's messages, and an unknown kind in a known version answered with
  * `no matches for kind` by kubectl 1.31 and 1.33 (which first list CRDs to ask whether the kind is one).
  */
@@ -78,11 +78,13 @@ describe('CustomResourceDefinition objects with real kubectl', { timeout: 120_00
     assert.match(lines[0] ?? '', /^NAME\s+CREATED AT$/);
     assert.match(lines[1] ?? '', /^crontabs\.stable\.example\.com\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.equal(lines.length, 2);
+    await kp.kubectlOk(['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=30s']);
     const yaml = await kp.kubectlOk(['get', 'crds', 'crontabs.stable.example.com', '-o', 'yaml']);
     assert.match(yaml, /\n {2}conversion:\n {4}strategy: None\n/);
     assert.match(yaml, /\n {4}listKind: CronTabList\n/);
     assert.match(yaml, /\n {4}singular: crontab\n/);
-    assert.match(yaml, /\nstatus:\n {2}acceptedNames:\n {4}kind: ""\n {4}plural: ""\n {2}storedVersions:\n {2}- v1\n/);
+    assert.match(yaml, /\nstatus:\n {2}acceptedNames:\n {4}kind: CronTab\n {4}listKind: CronTabList\n {4}plural: crontabs\n/);
+    assert.match(yaml, /\n {2}storedVersions:\n {2}- v1\n/);
     assert.match(yaml, /\n {2}generation: 1\n/);
     assert.match(await kp.kubectlOk(['api-resources', '--api-group=apiextensions.k8s.io']), /\ncustomresourcedefinitions\s+crd,crds\s+apiextensions\.k8s\.io\/v1\s+false\s+CustomResourceDefinition\n/);
   });

@@ -87,12 +87,27 @@ const NAMED_SCALARS: Record<string, { v3: Json; v2: Json }> = {
  * Go zero values of the scalars kube-openapi gives as `default` to a field that is neither a pointer
  * nor `omitempty` (openapi.go `mustEnforceDefault`, `OpenAPIZeroValue`).
  */
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+const LIST_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
+/** The descriptions upstream's CRD OpenAPI builder gives the fields it adds. */
+const API_VERSION_DESCRIPTION =
+  'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
+const KIND_DESCRIPTION =
+  'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
+const METADATA_DESCRIPTION = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+
+function gvkKey(gvk: GVK): string {
+  return `${gvk.group}/${gvk.version}/${gvk.kind}`;
+}
+
 const ZERO_DEFAULTS: Record<string, unknown> = { string: '', boolean: false, int32: 0, int64: 0, number: 0 };
 
 /** Builds `components.schemas` from the roots, following field types transitively. */
 class SchemaCollector {
   readonly schemas: Record<string, Json> = {};
   private readonly gvks = new Map<string, GVK[]>();
+  /** The `$ref`s of kinds whose schema came with their strategy (custom resources), by group/version/kind. */
+  private readonly custom = new Map<string, Json>();
 
   constructor(
     private readonly source: SchemaSource | undefined,
@@ -101,6 +116,8 @@ class SchemaCollector {
 
   /** Adds the root type of a kind; returns a `$ref` schema to it, or undefined when unknown. */
   addRoot(gvk: GVK): Json | undefined {
+    const custom = this.custom.get(gvkKey(gvk));
+    if (custom) return custom;
     const name = this.source?.rootTypeName(gvk.group, gvk.version, gvk.kind);
     if (!name || !this.source?.lookupType(name)) return undefined;
     const list = this.gvks.get(name) ?? [];
@@ -110,6 +127,47 @@ class SchemaCollector {
     const schema = this.schemas[name] as Json;
     schema['x-kubernetes-group-version-kind'] = list.map((g) => ({ group: g.group, kind: g.kind, version: g.version }));
     return { $ref: REF_PREFIX + name };
+  }
+
+  /**
+   * Adds a kind whose schema is data (a CRD version's, see ResourceStrategy.openApiSchema) and its list,
+   * as upstream's CRD OpenAPI builder does (apiextensions-apiserver pkg/controller/openapi/builder):
+   * named by the REST-friendly `com.example.stable.v1.CronTab`, with apiVersion, kind and metadata
+   * (ObjectMeta) added when the schema does not declare them; the list has items and ListMeta.
+   * Returns the `$ref`s of the object and of the list.
+   */
+  addCustom(gvk: GVK, listKind: string, schema: Readonly<Record<string, unknown>>): { object: Json; list: Json } {
+    const base = `${gvk.group.split('.').reverse().join('.')}.${gvk.version}`;
+    const name = `${base}.${gvk.kind}`;
+    const listName = `${base}.${listKind}`;
+    const gvkExt = (kind: string): Json[] => [{ group: gvk.group, kind, version: gvk.version }];
+    const object = structuredClone(schema) as Json;
+    const properties = { ...((object['properties'] as Json | undefined) ?? {}) };
+    properties['apiVersion'] ??= { type: 'string', description: API_VERSION_DESCRIPTION };
+    properties['kind'] ??= { type: 'string', description: KIND_DESCRIPTION };
+    this.add(OBJECT_META);
+    this.add(LIST_META);
+    properties['metadata'] = { allOf: [{ $ref: REF_PREFIX + OBJECT_META }], description: METADATA_DESCRIPTION };
+    object['type'] ??= 'object';
+    object['properties'] = properties;
+    object['x-kubernetes-group-version-kind'] = gvkExt(gvk.kind);
+    this.schemas[name] = object;
+    this.schemas[listName] = {
+      description: `${listKind} is a list of ${gvk.kind}`,
+      type: 'object',
+      required: ['items'],
+      properties: {
+        apiVersion: { type: 'string', description: API_VERSION_DESCRIPTION },
+        items: { type: 'array', description: `List of ${gvk.kind.toLowerCase()}s. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md`, items: { $ref: REF_PREFIX + name } },
+        kind: { type: 'string', description: KIND_DESCRIPTION },
+        metadata: { allOf: [{ $ref: REF_PREFIX + LIST_META }], description: 'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds' },
+      },
+      'x-kubernetes-group-version-kind': gvkExt(listKind),
+    };
+    const refs = { object: { $ref: REF_PREFIX + name }, list: { $ref: REF_PREFIX + listName } };
+    this.custom.set(gvkKey(gvk), refs.object);
+    this.custom.set(gvkKey({ ...gvk, kind: listKind }), refs.list);
+    return refs;
   }
 
   private add(name: string): void {
@@ -256,8 +314,9 @@ class PathBuilder {
   addResource(s: ResourceStrategy): void {
     const info = s.info;
     const gvk: GVK = { group: info.group, version: info.version, kind: info.kind };
-    const objectRef = this.schemas.addRoot(gvk);
-    const listRef = this.schemas.addRoot({ ...gvk, kind: info.listKind });
+    const custom = s.openApiSchema ? this.schemas.addCustom(gvk, info.listKind, s.openApiSchema) : undefined;
+    const objectRef = custom ? custom.object : this.schemas.addRoot(gvk);
+    const listRef = custom ? custom.list : this.schemas.addRoot({ ...gvk, kind: info.listKind });
     const has = (verb: string): boolean => info.verbs.includes(verb);
     const nsPrefix = info.namespaced ? `${this.prefix}/namespaces/{namespace}` : this.prefix;
     const collection = `${nsPrefix}/${info.resource}`;
@@ -417,5 +476,14 @@ export class OpenApiCache {
 
 /** A string that changes whenever the served resources (and so the documents) change. */
 function signature(index: ResourceIndex): string {
-  return JSON.stringify(index.strategies.map((s) => s.info));
+  return JSON.stringify(index.strategies.map((s) => (s.openApiSchema ? [s.info, schemaId(s.openApiSchema)] : s.info)));
+}
+
+/** A number per schema object: a CRD served again with a new schema changes the signature cheaply. */
+const schemaIds = new WeakMap<object, number>();
+let lastSchemaId = 0;
+function schemaId(schema: object): number {
+  let id = schemaIds.get(schema);
+  if (id === undefined) schemaIds.set(schema, (id = ++lastSchemaId));
+  return id;
 }

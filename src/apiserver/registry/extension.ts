@@ -15,7 +15,7 @@ import type { Clock } from '../../util/clock/index.js';
 import type { Rand } from '../../util/random/index.js';
 import type { WatchCache } from '../watchcache/watch-cache.js';
 import type { DeleteResult, Store } from './generic/store.js';
-import type { ResourceInfo } from './strategy.js';
+import type { ResourceInfo, ResourceStrategy } from './strategy.js';
 import type { DeleteOptions } from './generic/options.js';
 
 /** What a kind's storage extension is built from: the store serving the kind and the server's parts. */
@@ -37,6 +37,13 @@ export interface StorageContext {
    * a request or hook runs, not in `storage()`.
    */
   servedResources: () => readonly ResourceInfo[];
+  /**
+   * Serves another resource from now on (ApiServer.addResource): what a kind whose objects declare
+   * resources (CustomResourceDefinitions) calls once one is ready. Rejects as addResource does.
+   */
+  addResource: (strategy: ResourceStrategy) => Promise<void>;
+  /** Stops serving a resource (ApiServer.removeResource); false when it was not served. */
+  removeResource: (group: string, resource: string) => boolean;
 }
 
 /** One subresource request, as the server routed it (name and verb already checked against discovery). */

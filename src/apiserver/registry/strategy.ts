@@ -226,6 +226,32 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * only Create).
    */
   review?(obj: T, ctx: ReviewContext): T;
+  /**
+   * Present for kinds without a Go type, whose schema is data (custom resources): drops from `obj` (a
+   * decoded body or patch result in `version`, one of the resource's served versions) the fields that
+   * version's schema does not know, in place, and returns their paths (`spec.foo`), sorted, for
+   * `fieldValidation` Warn/Strict. Without it the kind's generated schema decides.
+   */
+  pruneUnknownFields?(obj: KubeObject, version: string): string[];
+  /**
+   * The patch media types the kind accepts, in the order the 415 lists them, when not every supported
+   * one: custom resources refuse strategic merge patches (upstream's CRD handler offers JSON, merge and
+   * apply patches). A type listed but not implemented by the server is refused with the same 415.
+   */
+  patchTypes?: readonly string[];
+  /**
+   * Present for kinds without a generated type (custom resources): the object's OpenAPI v3 schema (a
+   * CRD version's openAPIV3Schema), which /openapi/v3 and /openapi/v2 publish under the kind's
+   * REST-friendly name with apiVersion, kind and metadata added. Not changed once the strategy is built.
+   */
+  openApiSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * Present for kinds whose objects get defaults when read from storage, not only when written (custom
+   * resources: a default added to the CRD schema shows on objects stored before, as upstream's
+   * storage decoder applies `structuraldefaulting.Default`): completes, in place, each object the watch
+   * cache decodes. Reads that bypass the cache (paginated lists at an exact revision) are as stored.
+   */
+  defaultOnRead?(obj: KubeObject): void;
 }
 
 /** What a review is answered with besides the request. */
@@ -242,6 +268,8 @@ export interface ApiLifecycle {
   removedIn?: string;
   /** `APILifecycleReplacement`: the group/version and kind to use instead. */
   replacement?: { apiVersion: string; kind: string };
+  /** The whole warning text, when the kind words its own (a CRD version's `deprecationWarning`). */
+  warning?: string;
 }
 
 /**
@@ -253,6 +281,7 @@ export interface ApiLifecycle {
 export function deprecationWarning(strategy: ResourceStrategy): string | undefined {
   const lifecycle = strategy.deprecated;
   if (!lifecycle) return undefined;
+  if (lifecycle.warning !== undefined) return lifecycle.warning;
   const { group, version, kind } = strategy.info;
   let text = `${group ? `${group}/${version}` : version} ${kind} is deprecated in v${lifecycle.deprecatedIn}+`;
   if (lifecycle.removedIn) text += `, unavailable in v${lifecycle.removedIn}+`;

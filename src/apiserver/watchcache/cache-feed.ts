@@ -7,6 +7,7 @@
  * cache to reach etcd's current revision by a progress notification; in one process the feed's own
  * stream is that notification).
  */
+import type { KubeObject } from '../../api/index.js';
 import type { Backend, WatchHandle, WatchEvent as StorageEvent } from '../../storage/interface.js';
 import type { Clock } from '../../util/clock/index.js';
 import type { EventWindowSizing } from './event-window.js';
@@ -51,10 +52,10 @@ export class CacheFeed {
    * The cache of a resource prefix, created before {@link start} (resources stored under one prefix
    * in several versions share it).
    */
-  addCache(prefix: string, rootType?: string): WatchCache {
+  addCache(prefix: string, rootType?: string, onRead?: (obj: KubeObject) => void): WatchCache {
     const existing = this.caches.get(prefix);
     if (existing) return existing;
-    const cache = new WatchCache(prefix, () => this.observed, this.clock, this.sizing, rootType);
+    const cache = new WatchCache(prefix, () => this.observed, this.clock, this.sizing, rootType, onRead);
     this.caches.set(prefix, cache);
     return cache;
   }
@@ -65,10 +66,10 @@ export class CacheFeed {
    * the listing (those at or below its revision are already in it), so none is missed or applied twice.
    * @throws what the backend's list throws
    */
-  async addLiveCache(prefix: string, rootType?: string): Promise<WatchCache> {
+  async addLiveCache(prefix: string, rootType?: string, onRead?: (obj: KubeObject) => void): Promise<WatchCache> {
     const existing = this.caches.get(prefix);
     if (existing) return existing;
-    const cache = new WatchCache(prefix, () => this.observed, this.clock, this.sizing, rootType);
+    const cache = new WatchCache(prefix, () => this.observed, this.clock, this.sizing, rootType, onRead);
     const pending: StorageEvent[] = [];
     this.pending.set(prefix, pending);
     try {

@@ -33,8 +33,10 @@ import { EventWindow, type EventWindowSizing } from './event-window.js';
  * @throws StatusError 500 InternalError `Internal error occurred: <why>` when the value could not be
  *   read back from storage (`kv.readError`, e.g. no key to decrypt it), is not a JSON object or does
  *   not fit `rootType`, as upstream's store answers a transform or decode failure of one object
+ * With `onRead`, the decoded object is given to it (before freezing) to complete in place: the
+ * defaults a custom resource's schema applies on read from storage.
  */
-export function decodeObject(kv: KeyValue, rootType?: string): KubeObject {
+export function decodeObject(kv: KeyValue, rootType?: string, onRead?: (obj: KubeObject) => void): KubeObject {
   if (kv.readError !== undefined) throw newInternalError(kv.readError);
   let obj: KubeObject;
   try {
@@ -46,6 +48,7 @@ export function decodeObject(kv: KeyValue, rootType?: string): KubeObject {
   const typeError = rootType === undefined ? undefined : decodeTypedObject(obj, rootType);
   if (typeError) throw newInternalError(`unable to decode ${JSON.stringify(kv.key)}: ${typeError}`);
   obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
+  onRead?.(obj);
   return deepFreeze(obj);
 }
 
@@ -72,6 +75,7 @@ export class WatchCache {
    * @param clock times the changes, for sizing the event window
    * @param sizing bounds of the event window (default: upstream's)
    * @param rootType the schema type of the resource's objects, to decode them with at {@link prime}
+   * @param onRead completes every object read from storage in place (see {@link decodeObject})
    */
   constructor(
     readonly prefix: string,
@@ -79,6 +83,7 @@ export class WatchCache {
     clock: Clock,
     sizing: EventWindowSizing = {},
     private readonly rootType?: string,
+    private readonly onRead?: (obj: KubeObject) => void,
   ) {
     this.window = new EventWindow(clock, sizing);
   }
@@ -92,7 +97,7 @@ export class WatchCache {
   prime(kvs: readonly KeyValue[], revision: number): void {
     for (const kv of kvs) {
       try {
-        this.objects.set(kv.key, decodeObject(kv, this.rootType));
+        this.objects.set(kv.key, decodeObject(kv, this.rootType, this.onRead));
       } catch (err) {
         this.unreadable.set(kv.key, asReadError(err));
       }
@@ -174,7 +179,7 @@ export class WatchCache {
     const prev = this.objects.get(kv.key);
     let object: KubeObject | undefined;
     try {
-      object = decodeObject(kv);
+      object = decodeObject(kv, undefined, this.onRead);
     } catch (err) {
       if (sev.type !== 'delete') return this.becameUnreadable(kv.key, asReadError(err), prev, kv.modRevision);
     }

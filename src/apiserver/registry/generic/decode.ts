@@ -19,9 +19,14 @@ export function apiVersionOf(info: Pick<ResourceInfo, 'group' | 'version'>): str
 
 /**
  * Drops the fields `obj` has beyond the schema of `group/version/kind` and returns their paths (e.g.
- * `spec.foo`). Kinds without a schema keep everything.
+ * `spec.foo`). When `strategy` serves that group and kind and prunes by its own schema (custom
+ * resources: {@link ResourceStrategy.pruneUnknownFields}), that decides; other kinds without a
+ * schema keep everything.
  */
-export function pruneUnknown(obj: unknown, group: string, version: string, kind: string): string[] {
+export function pruneUnknown(obj: unknown, group: string, version: string, kind: string, strategy?: ResourceStrategy): string[] {
+  if (strategy?.pruneUnknownFields && strategy.info.group === group && strategy.info.kind === kind) {
+    return strategy.pruneUnknownFields(obj as KubeObject, version);
+  }
   const root = rootTypeName(group, version, kind);
   return root === undefined ? [] : pruneUnknownFields(obj, root);
 }
@@ -96,7 +101,7 @@ export function decodeBody(
   // Values of the wrong type fail decoding before strictness is considered, as in upstream's decoder.
   const typeError = decodeTyped(obj, info.group, version, kind);
   if (typeError) throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${typeError}`);
-  const unknown = pruneUnknown(obj, info.group, version, kind);
+  const unknown = pruneUnknown(obj, info.group, version, kind, strategy);
   if (unknown.length > 0) {
     if (validation === 'Strict') {
       throw newBadRequest(

@@ -55,10 +55,17 @@ function withPatchErrors<T>(fn: () => T): T {
   }
 }
 
-/** @throws StatusError 415 unless `patchType` is one of {@link SUPPORTED_PATCH_TYPES}. */
-export function checkPatchType(patchType: PatchType | undefined): asserts patchType is (typeof SUPPORTED_PATCH_TYPES)[number] {
-  if (!(SUPPORTED_PATCH_TYPES as readonly string[]).includes(patchType ?? '')) {
-    throw newUnsupportedMediaType(patchType ?? '', SUPPORTED_PATCH_TYPES);
+/**
+ * @throws StatusError 415 unless `patchType` is one of {@link SUPPORTED_PATCH_TYPES} and of the kind's
+ * `accepted` types (a strategy's `patchTypes`), listing the accepted ones.
+ */
+export function checkPatchType(
+  patchType: PatchType | undefined,
+  accepted: readonly string[] = SUPPORTED_PATCH_TYPES,
+): asserts patchType is (typeof SUPPORTED_PATCH_TYPES)[number] {
+  const type = patchType ?? '';
+  if (!(SUPPORTED_PATCH_TYPES as readonly string[]).includes(type) || !accepted.includes(type)) {
+    throw newUnsupportedMediaType(type, accepted);
   }
 }
 

@@ -69,6 +69,10 @@ export interface StoreOptions {
   storeOf?: (group: string, resource: string) => Store | undefined;
   /** What the server serves (see {@link StorageContext.servedResources}). */
   servedResources?: () => readonly ResourceInfo[];
+  /** Serves another resource (see {@link StorageContext.addResource}). */
+  addResource?: (strategy: ResourceStrategy) => Promise<void>;
+  /** Stops serving a resource (see {@link StorageContext.removeResource}). */
+  removeResource?: (group: string, resource: string) => boolean;
   /** Admission before a delete (NamespaceLifecycle's immortal namespaces). */
   admitDelete?: (name: string, gr: GroupResource) => void;
 }

@@ -195,7 +195,7 @@ export abstract class WriteStore extends ReadStore {
     mode: UpdateMode = 'main',
     view?: StoreView,
   ): Promise<WriteResult> {
-    checkPatchType(patchType);
+    checkPatchType(patchType, this.strategy.patchTypes);
     const validation = parseFieldValidation(query, 'PatchOptions');
     const dryRun = parseDryRun(query, 'PatchOptions');
     // The patch applies to the object in the request's version (its field paths are that version's).
@@ -264,7 +264,7 @@ export abstract class WriteStore extends ReadStore {
     warnings: string[],
     info: { group: string; version: string; kind: string },
   ): KubeObject {
-    checkPatchType(patchType);
+    checkPatchType(patchType, this.strategy.patchTypes);
     const result = applyPatch(clone(current), patchType, patch, root);
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
       throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(result), `cannot restore struct from: ${Array.isArray(result) ? 'slice' : typeof result}`)]);
@@ -276,7 +276,7 @@ export abstract class WriteStore extends ReadStore {
     // A patch that leaves a value of the wrong type fails decoding: 422 on field `patch` (patch.go).
     const typeError = decodeTyped(obj, info.group, info.version, info.kind);
     if (typeError) throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(obj), typeError)]);
-    const unknown = pruneUnknown(obj, info.group, info.version, info.kind);
+    const unknown = pruneUnknown(obj, info.group, info.version, info.kind, this.strategy);
     if (unknown.length > 0 && validation === 'Strict') {
       throw newInvalid({ group: '', kind: '' }, '', [
         field.invalid('patch', JSON.stringify(obj), `strict decoding error: ${unknown.map(unknownFieldMessage).join(', ')}`),

@@ -40,7 +40,10 @@ export class Store extends WriteStore {
     super(opts);
     const storeOf = opts.storeOf ?? (() => undefined);
     const servedResources = opts.servedResources ?? (() => [opts.strategy.info]);
-    this.extension = opts.strategy.storage?.({ store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand, storeOf, servedResources }) ?? {};
+    const addResource = opts.addResource ?? (() => Promise.reject(new Error('resources cannot be added to this server')));
+    const removeResource = opts.removeResource ?? (() => false);
+    const ctx = { store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand, storeOf, servedResources, addResource, removeResource };
+    this.extension = opts.strategy.storage?.(ctx) ?? {};
   }
 
   // ---------------------------------------------------------------------------------------------

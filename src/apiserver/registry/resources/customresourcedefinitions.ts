@@ -3,13 +3,10 @@
  * objects are stored, defaulted, validated and listed, so `kubectl apply` of a CRD works and kubectl's
  * "is this kind a CRD?" check (a list of CRDs, kubectl 1.31+) gets an answer.
  *
- * The custom resources themselves are not served yet: no controller establishes a CRD (no
- * NamesAccepted/Established conditions, no acceptedNames), no endpoints appear for its kinds, no
- * structural pruning or defaulting of custom objects, and a DELETE removes the CRD at once (upstream's
- * CRD storage adds the `customresourcecleanup.apiextensions.k8s.io` finalizer and a Terminating
- * condition for its finalizing controller). A stored CRD looks as on a cluster whose apiextensions
- * controllers have not run yet: `status.acceptedNames` empty, `status.storedVersions` the storage
- * version, no conditions.
+ * The custom resources are served by the CRD lifecycle (../customresource/lifecycle.ts, this kind's
+ * storage extension): it sets `status.acceptedNames` and the NamesAccepted/Established conditions,
+ * serves the Established CRD's versions, and on DELETE adds the `customresourcecleanup.apiextensions.k8s.io`
+ * finalizer and the Terminating condition, deletes every custom resource, then lets the CRD go.
  *
  * Followed (k8s.io/apiextensions-apiserver v0.33.9): pkg/apis/apiextensions/v1/defaults.go
  * (SetDefaults_CustomResourceDefinition, SetDefaults_CustomResourceDefinitionSpec,
@@ -24,6 +21,7 @@ import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionStatusUpdate, validateCustomResourceDefinitionUpdate, versionsOf } from './crd-validation.js';
 import { bumpGenerationIf, resetField, semanticDeepEqual, type ApiObject } from './helpers.js';
 import { defaultTablePrinter } from './table-helpers.js';
+import { customResourceDefinitionStorage } from '../customresource/lifecycle.js';
 
 type CustomResourceDefinitionObject = ApiObject<CustomResourceDefinition>;
 
@@ -92,4 +90,5 @@ export const customResourceDefinitionStrategy: ResourceStrategy<CustomResourceDe
   defaultGarbageCollectionPolicy: 'Background',
   fieldSelectors: {},
   table: defaultTablePrinter,
+  storage: customResourceDefinitionStorage,
 };
