@@ -10,30 +10,9 @@
  * `export { … } from './schema/index.js'` and `export { … } from './cel/index.js'`.
  */
 import type { FieldError } from '../../../machinery/errors/index.js';
+import type { Structural } from './schema/index.js';
 
-/** The structural form of a CRD version's openAPIV3Schema (upstream pkg/apiserver/schema `Structural`). */
-export type Structural = Record<string, unknown>;
-
-/**
- * The structural schema of `openAPIV3Schema` (upstream `structuralschema.NewStructural`).
- * @throws Error when the schema is not structural (callers pass only validated CRDs' schemas)
- */
-export const toStructural: (openAPIV3Schema: unknown) => Structural = (schema) => (schema ?? {}) as Structural;
-
-/**
- * Removes, in place, the fields `s` does not know and returns their paths, sorted (apiVersion, kind
- * and metadata at the resource root are kept) (upstream `structuralpruning.PruneWithOptions`).
- */
-export const prune: (obj: unknown, s: Structural, opts: { isResourceRoot: boolean }) => string[] = () => [];
-
-/** Applies the schema's `default`s in place (upstream `structuraldefaulting.Default`); after pruning. */
-export const applyDefaults: (obj: unknown, s: Structural) => void = () => undefined;
-
-/** OpenAPI v3 value validation, list-type and embedded-resource checks of a whole custom object. */
-export const validateCustomObject: (obj: Record<string, unknown>, s: Structural) => FieldError[] = () => [];
-
-/** The same for an update (ratcheting: list-type checks only where the list changed). */
-export const validateCustomObjectUpdate: (obj: Record<string, unknown>, old: Record<string, unknown>, s: Structural) => FieldError[] = () => [];
+export { applyDefaults, prune, toStructural, validateCustomObject, validateCustomObjectUpdate, type Structural } from './schema/index.js';
 
 /** CEL rules compiled from a structural schema (every `x-kubernetes-validations` in it). */
 export type CompiledRules = object;
