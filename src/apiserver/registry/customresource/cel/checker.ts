@@ -28,6 +28,8 @@ export interface Checked {
   /** Estimated maximum cost of one evaluation. */
   cost: number;
   issues: CheckIssue[];
+  /** Field selections on optional values (`oldSelf.x` with optionalOldSelf), which evaluation rewrites. */
+  optionalSelects: Expr[];
 }
 
 /** Type idents usable as values (`type(x) == int`). */
@@ -43,13 +45,20 @@ interface Typed {
 
 /**
  * Checks `expr` with `vars` declared (e.g. `self`, `oldSelf`); `positions` maps expression ids to
- * source offsets (ParsedExpr.sourceInfo.positions).
+ * source offsets (ParsedExpr.sourceInfo.positions), `source` is the expression's text (for positions).
  */
-export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions: Readonly<Record<string, number>>): Checked {
+export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions: Readonly<Record<string, number>>, source = ''): Checked {
   const issues: CheckIssue[] = [];
+  const optionalSelects: Expr[] = [];
   const scopes: Map<string, CelT>[] = [];
   const err = (e: Expr, message: string): Typed => {
-    issues.push({ offset: positions[String(e.id)] ?? 0, message });
+    let offset = positions[String(e.id)] ?? 0;
+    // cel-go places a function call at its opening parenthesis; the parser here records the name.
+    if (e.exprKind.case === 'callExpr' && /^[A-Za-z]/.test(e.exprKind.value.function)) {
+      const paren = source.indexOf('(', offset);
+      if (paren >= 0) offset = paren;
+    }
+    issues.push({ offset, message });
     return { type: T.dyn, cost: 0 };
   };
   const lookup = (name: string): CelT | undefined => {
@@ -95,6 +104,14 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
           const f = o.type.fields?.get(name);
           if (!f) return err(e, `undefined field '${name}'`);
           t = f;
+        } else if (o.type.kind === 'optional') {
+          // cel-go: selecting a field of an optional object yields an optional of the field.
+          const inner = o.type.elem ?? T.dyn;
+          const f = inner.kind === 'object' ? inner.fields?.get(name) : inner.kind === 'map' ? inner.value : inner.kind === 'dyn' ? T.dyn : undefined;
+          if (!f) return err(e, inner.kind === 'object' ? `undefined field '${name}'` : `type '${typeName(o.type)}' does not support field selection`);
+          if (k.value.testOnly) return { type: T.bool, cost: o.cost + 1 };
+          optionalSelects.push(e);
+          return { type: T.optional(f), cost: o.cost + 1 };
         } else if (o.type.kind === 'map') t = o.type.value ?? T.dyn;
         else if (o.type.kind === 'dyn') t = T.dyn;
         else return err(e, `type '${typeName(o.type)}' does not support field selection`);
@@ -195,7 +212,7 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
   };
 
   const r = visit(expr);
-  return { type: r.type, cost: r.cost, issues };
+  return { type: r.type, cost: r.cost, issues, optionalSelects };
 }
 
 function validRegex(pattern: string): boolean {

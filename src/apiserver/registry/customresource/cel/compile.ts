@@ -9,7 +9,7 @@ import { GoSyntax, field, goPointer, goQuote, type FieldError } from '../../../.
 import { goStruct } from '../../../../machinery/errors/go-repr.js';
 import { validFieldPath, type JSONSchema } from '../../resources/crd-schema.js';
 import { checkExpr, type CheckIssue, type Expr } from './checker.js';
-import { KUBERNETES_FUNCS } from './library.js';
+import { KUBERNETES_FUNCS, OPTIONAL_SELECT } from './library.js';
 import { additionalSchema, type CelStructural, type ValidationRule } from './structural.js';
 import { T, schemaType, type CelT } from './types.js';
 
@@ -138,7 +138,7 @@ export function compileRule(rule: ValidationRule, selfType: CelT, schema: CelStr
   const oldSelfType = rule.optionalOldSelf ? T.optional(selfType) : selfType;
   const vars = new Map<string, CelT>([['self', selfType], ['oldSelf', oldSelfType]]);
   const positions = parsed.sourceInfo?.positions ?? {};
-  const checked = checkExpr(parsed.expr, vars, positions);
+  const checked = checkExpr(parsed.expr, vars, positions, source);
   out.cost = checked.cost;
   if (checked.issues.length > 0) {
     out.error = `compilation failed: ${formatIssues(source, checked.issues)}`;
@@ -148,6 +148,7 @@ export function compileRule(rule: ValidationRule, selfType: CelT, schema: CelStr
     out.error = 'cel expression must evaluate to a bool';
     return out;
   }
+  for (const sel of checked.optionalSelects) rewriteOptionalSelect(sel);
   out.expr = parsed.expr;
   out.positions = positions;
   out.program = plan(CEL_ENV, parsed);
@@ -156,6 +157,17 @@ export function compileRule(rule: ValidationRule, selfType: CelT, schema: CelStr
     if (!(m instanceof Error)) out.fieldPath = m.path;
   }
   return out;
+}
+
+/**
+ * Rewrites `x.f` (x optional) in place to `x.kubeplaneOptionalSelect('f')`: `@bufbuild/cel` has no
+ * optional types, so the evaluator sees optionals as tagged maps (library.ts).
+ */
+function rewriteOptionalSelect(e: Expr): void {
+  if (e.exprKind.case !== 'selectExpr' || !e.exprKind.value.operand) return;
+  const { operand, field: name } = e.exprKind.value;
+  const arg = { $typeName: 'cel.expr.Expr', id: e.id, exprKind: { case: 'constExpr', value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'stringValue', value: name } } } };
+  e.exprKind = { case: 'callExpr', value: { $typeName: 'cel.expr.Expr.Call', target: operand, function: OPTIONAL_SELECT, args: [arg as unknown as Expr] } } as unknown as Expr['exprKind'];
 }
 
 interface MessageExpressionResult {
@@ -169,7 +181,7 @@ function compileMessageExpression(source: string, selfType: CelT): MessageExpres
   if (!('expr' in parsed)) return { cost: 0, error: `messageExpression compilation failed: ${formatIssues(source, [parsed])}` };
   // messageExpression sees self and oldSelf as the rule does (oldSelf is never optional here).
   const vars = new Map<string, CelT>([['self', selfType], ['oldSelf', selfType]]);
-  const checked = checkExpr(parsed.expr, vars, parsed.sourceInfo?.positions ?? {});
+  const checked = checkExpr(parsed.expr, vars, parsed.sourceInfo?.positions ?? {}, source);
   if (checked.issues.length > 0) return { cost: checked.cost, error: `messageExpression compilation failed: ${formatIssues(source, checked.issues)}` };
   if (checked.type.kind !== 'string' && checked.type.kind !== 'dyn') return { cost: checked.cost, error: 'messageExpression must evaluate to a string' };
   return { cost: checked.cost, program: plan(CEL_ENV, parsed) };

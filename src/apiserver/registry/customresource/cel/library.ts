@@ -14,6 +14,8 @@ import { parseQuantity, type Quantity } from '../../../../machinery/quantity/ind
 export const QUANTITY_TAG = '@kubeplane.quantity';
 export const URL_TAG = '@kubeplane.url';
 export const OPTIONAL_TAG = '@kubeplane.optional';
+/** The member function field selections on optionals are rewritten to. */
+export const OPTIONAL_SELECT = 'kubeplaneOptionalSelect';
 
 const { DYN, INT, STRING, BOOL, DOUBLE } = CelScalar;
 const LIST = listType(DYN);
@@ -266,6 +268,13 @@ const optionalFuncs: CelFunc[] = [
   celMethod('orValue', MAP, [DYN], DYN, function (this: CelMap, other: CelValue) {
     const l = optionalOf(this);
     return l.size === 0 ? other : (l.get(0) as CelValue);
+  }),
+  // `x.f` on an optional x (the checker rewrites such selections to this call): optional of the field.
+  celMethod(OPTIONAL_SELECT, MAP, [STRING], MAP, function (this: CelMap, name: string) {
+    const l = optionalOf(this);
+    const v = l.get(0);
+    if (l.size === 0 || !isCelMap(v) || !v.has(name)) return optionalValue(undefined) as Record<string, never>;
+    return { [OPTIONAL_TAG]: [v.get(name)] };
   }),
   celFunc('optional.none', [], MAP, () => optionalValue(undefined) as Record<string, never>),
   celFunc('optional.of', [DYN], MAP, (v: CelValue) => ({ [OPTIONAL_TAG]: [v] })),

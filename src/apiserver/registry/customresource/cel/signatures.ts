@@ -78,8 +78,9 @@ const strOf = (t: CelT): CelT => ({ ...T.string, maxSize: t.maxSize });
 
 /** Overloads by function name (operators as cel-go names them: `_+_`, `_[_]`, `@in`). */
 export const OVERLOADS: ReadonlyMap<string, readonly Overload[]> = new Map<string, Overload[]>([
-  ['_&&_', [global([['bool'], ['bool']], fixed(T.bool))]],
-  ['_||_', [global([['bool'], ['bool']], fixed(T.bool))]],
+  // Logical operators cost only their operands (cel-go's cost.go).
+  ['_&&_', [global([['bool'], ['bool']], fixed(T.bool), () => 0)]],
+  ['_||_', [global([['bool'], ['bool']], fixed(T.bool), () => 0)]],
   ['!_', [global([['bool']], fixed(T.bool))]],
   ['@not_strictly_false', [global([['bool']], fixed(T.bool))]],
   ['-_', [global([['int', 'double']], (a) => a[0] as CelT)]],
@@ -186,7 +187,8 @@ export const OVERLOADS: ReadonlyMap<string, readonly Overload[]> = new Map<strin
   // cel-go optional types
   ['hasValue', [member(['optional'], [], fixed(T.bool))]],
   ['value', [member(['optional'], [], (t) => t.elem ?? T.dyn)]],
-  ['orValue', [member(['optional'], [['dyn']], (t, a) => join(t.elem ?? T.dyn, a[0] as CelT))]],
+  ['orValue', [(t, a) => (t && is(t, 'optional') && a.length === 1 && compatible(t.elem ?? T.dyn, a[0] as CelT) ? { type: join(t.elem ?? T.dyn, a[0] as CelT), cost: 1 } : undefined)]],
+  ['kubeplaneOptionalSelect', [member(['optional'], [['string']], fixed(T.optional(T.dyn)))]],
   ['optional.none', [global([], fixed(T.optional(T.dyn)))]],
   ['optional.of', [(t, a) => (!t && a.length === 1 ? { type: T.optional(a[0] as CelT), cost: 1 } : undefined)]],
 ]);

@@ -96,6 +96,16 @@ export function escapeName(name: string): string | undefined {
   return out;
 }
 
+/**
+ * The names a property is reachable by in CEL: its escaped name and, since Kubernetes 1.32, a
+ * reserved word such as `if` or `namespace` as it is (cel-go accepts it after a dot).
+ */
+export function celNames(name: string): string[] {
+  const escaped = escapeName(name);
+  if (escaped === undefined) return [];
+  return escaped !== name && CEL_RESERVED.has(name) ? [escaped, name] : [escaped];
+}
+
 const maxFromMin = (minSize: number): number => Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSize + 1));
 
 /** The apiVersion/kind/metadata(name, generateName) fields always visible at a resource root (upstream WithTypeAndObjectMeta). */
@@ -142,8 +152,7 @@ export function schemaType(s: CelStructural | undefined, isResourceRoot: boolean
       for (const [name, prop] of Object.entries(node.properties ?? {})) {
         const ft = schemaType(prop, !!prop['x-kubernetes-embedded-resource']);
         if (!ft) continue;
-        const escaped = escapeName(name);
-        if (escaped !== undefined) fields.set(escaped, ft);
+        for (const n of celNames(name)) fields.set(n, ft);
         if (required.has(name) && prop.default === undefined) minSize += name.length + ft.minSize + 4;
       }
       return { kind: 'object', fields, minSize, maxSize: fields.size };

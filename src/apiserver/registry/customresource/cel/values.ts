@@ -11,7 +11,7 @@
  */
 import { celEnv, isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
 import { additionalSchema, type CelStructural } from './structural.js';
-import { escapeName } from './types.js';
+import { celNames } from './types.js';
 
 const conversions = celEnv();
 const toTimestamp = plan(conversions, parse('timestamp(x)'));
@@ -45,7 +45,8 @@ export function toCel(v: unknown, s: CelStructural | undefined, isResourceRoot =
     const out: Record<string, CelInput> = {};
     const props = s.properties ?? {};
     for (const [k, x] of Object.entries(rec)) {
-      const name = escapeName(k);
+      const names = celNames(k);
+      const name = names[0];
       if (name === undefined) continue;
       if (isResourceRoot && (k === 'apiVersion' || k === 'kind')) {
         if (typeof x === 'string') out[name] = x;
@@ -61,7 +62,7 @@ export function toCel(v: unknown, s: CelStructural | undefined, isResourceRoot =
       }
       const ps = props[k];
       const c = toCel(x, ps, !!ps?.['x-kubernetes-embedded-resource']);
-      if (c !== undefined) out[name] = c;
+      if (c !== undefined) for (const n of names) out[n] = c;
     }
     return out;
   }
