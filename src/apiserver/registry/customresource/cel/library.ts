@@ -273,8 +273,9 @@ const optionalFuncs: CelFunc[] = [
   celMethod(OPTIONAL_SELECT, MAP, [STRING], MAP, function (this: CelMap, name: string) {
     const l = optionalOf(this);
     const v = l.get(0);
-    if (l.size === 0 || !isCelMap(v) || !v.has(name)) return optionalValue(undefined) as Record<string, never>;
-    return { [OPTIONAL_TAG]: [v.get(name)] };
+    const inner = isCelMap(v) ? v.get(name) : undefined;
+    if (inner === undefined) return optionalValue(undefined) as Record<string, never>;
+    return { [OPTIONAL_TAG]: [inner] };
   }),
   celFunc('optional.none', [], MAP, () => optionalValue(undefined) as Record<string, never>),
   celFunc('optional.of', [DYN], MAP, (v: CelValue) => ({ [OPTIONAL_TAG]: [v] })),

@@ -342,6 +342,15 @@ describe('transition rules', () => {
     assert.equal(run(o, { spec: { immutable: 'b' } }, [rule], { spec: { immutable: 'a' } }).length, 1);
     assert.deepEqual(run(o, { spec: { immutable: 'b' } }, [{ rule: "oldSelf.orValue(self).spec.immutable == 'b'", optionalOldSelf: true }]), []);
   });
+  test('TestOptionalOldSelf: fields of an optional oldSelf are optionals', () => {
+    const rule: ValidationRule = { rule: 'self.spec.immutable == oldSelf.spec.immutable.orValue(self.spec.immutable)', optionalOldSelf: true };
+    const o = objectType({ spec: objectType({ immutable: stringType }) });
+    assert.deepEqual(run(o, { spec: { immutable: 'a' } }, [rule]), []);
+    assert.deepEqual(run(o, { spec: { immutable: 'a' } }, [rule], { spec: {} }), []);
+    assert.deepEqual(run(o, { spec: { immutable: 'b' } }, [rule], { spec: { immutable: 'a' } }), [
+      '<nil>: Invalid value: "object": failed rule: self.spec.immutable == oldSelf.spec.immutable.orValue(self.spec.immutable)',
+    ]);
+  });
 });
 
 describe('TestCELValidationLimit', () => {
