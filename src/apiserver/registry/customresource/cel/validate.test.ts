@@ -353,6 +353,24 @@ describe('transition rules', () => {
   });
 });
 
+describe('TestRatcheting', () => {
+  const s = objectType({
+    spec: objectType({
+      a: { ...stringType, 'x-kubernetes-validations': [{ rule: "self != 'bad'" }] },
+      l: listType({ ...stringType, 'x-kubernetes-validations': [{ rule: "self != 'bad'" }] }),
+    }),
+  });
+  test('an unchanged invalid value is allowed on update', () => {
+    assert.deepEqual(run(s, { spec: { a: 'bad' } }, [], { spec: { a: 'bad' } }), []);
+    assert.deepEqual(run(s, { spec: { a: 'bad' } }, []), ['spec.a: Invalid value: "string": failed rule: self != \'bad\'']);
+    assert.deepEqual(run(s, { spec: { a: 'bad' } }, [], { spec: { a: 'ok' } }), ['spec.a: Invalid value: "string": failed rule: self != \'bad\'']);
+  });
+  test('uncorrelatable items ratchet with their nearest correlated ancestor', () => {
+    assert.deepEqual(run(s, { spec: { l: ['bad'] } }, [], { spec: { l: ['bad'] } }), []);
+    assert.deepEqual(run(s, { spec: { l: ['bad', 'x'] } }, [], { spec: { l: ['bad'] } }), ['spec.l[0]: Invalid value: "string": failed rule: self != \'bad\'']);
+  });
+});
+
 describe('TestCELValidationLimit', () => {
   const s = objectType({ list: listType(stringType) });
   const obj = { list: Array.from({ length: 1000 }, (_, i) => `item-${i}`) };

@@ -4,13 +4,17 @@
  * `self` is the value at each node with rules, `oldSelf` the correlated old value (object
  * properties and map values by key, items of `x-kubernetes-list-type: map` lists by their keys);
  * transition rules are skipped without an old value unless `optionalOldSelf`; null values are not
- * validated; one cost budget (`RuntimeCELCostBudget`) covers the whole object.
+ * validated; one cost budget (`RuntimeCELCostBudget`) covers the whole object. Ratcheting
+ * (CRDValidationRatcheting, on by default): a failed rule that does not use oldSelf is not an error
+ * when its node — or, where the node has no correlated old value, its nearest correlated ancestor —
+ * equals the old value (upstream turns those into warnings; they are dropped here).
  *
  * Runtime cost: `@bufbuild/cel` does not meter evaluation, so each evaluation is charged the
  * checker's cost estimate computed with the actual sizes of `self`/`oldSelf` (strings' lengths,
  * lists' and maps' element counts) instead of the schema's bounds — an upper bound of cel-go's
  * actual cost, not its exact figure.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { isCelError, type CelInput, type CelValue } from '@bufbuild/cel';
 import { field, type FieldError } from '../../../../machinery/errors/index.js';
 import { checkExpr } from './checker.js';
@@ -40,16 +44,18 @@ interface State {
  */
 export function validateRules(rules: CompiledRules, obj: unknown, old: unknown, budget = RUNTIME_CEL_COST_BUDGET): FieldError[] {
   const st: State = { budget, errors: [], stopped: false };
-  if (rules.root) walk(rules.root, obj, old, '', st);
+  if (rules.root) walk(rules.root, obj, old, '', st, old !== undefined && isDeepStrictEqual(obj, old));
   return st.errors;
 }
 
 const child = (path: string, name: string): string => (path ? `${path}.${name}` : name);
 const shown = (path: string): string => path || '<nil>';
 
-function walk(node: CompiledNode, value: unknown, old: unknown, path: string, st: State): void {
+function walk(node: CompiledNode, value: unknown, old: unknown, path: string, st: State, ratchet: boolean): void {
   if (value === null || value === undefined || st.stopped) return;
-  if (node.rules.length > 0) evaluateNode(node, value, old, path, st);
+  if (node.rules.length > 0) evaluateNode(node, value, old, path, st, ratchet);
+  /** A child's ratcheting: its own equality when it has an old value, else its nearest correlated ancestor's. */
+  const sub = (v: unknown, o: unknown): boolean => (o === undefined ? ratchet : isDeepStrictEqual(v, o));
   if (st.stopped) return;
   if (Array.isArray(value)) {
     if (!node.items) return;
@@ -58,7 +64,7 @@ function walk(node: CompiledNode, value: unknown, old: unknown, path: string, st
     if (keys && Array.isArray(old)) for (const o of old) oldByKey.set(mapKey(o, keys), o);
     value.forEach((v, i) => {
       const o = keys ? oldByKey.get(mapKey(v, keys)) : undefined;
-      walk(node.items as CompiledNode, v, o, `${path}[${i}]`, st);
+      walk(node.items as CompiledNode, v, o, `${path}[${i}]`, st, sub(v, o));
     });
     return;
   }
@@ -66,12 +72,13 @@ function walk(node: CompiledNode, value: unknown, old: unknown, path: string, st
   const rec = value as Record<string, unknown>;
   const oldRec = old !== null && typeof old === 'object' && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
   if (node.additionalProperties) {
-    for (const [k, v] of Object.entries(rec)) walk(node.additionalProperties, v, oldRec?.[k], `${path}[${k}]`, st);
+    for (const [k, v] of Object.entries(rec)) walk(node.additionalProperties, v, oldRec?.[k], `${path}[${k}]`, st, sub(v, oldRec?.[k]));
     return;
   }
   const atomic = node.schema['x-kubernetes-map-type'] === 'atomic';
   for (const [k, n] of node.properties) {
-    if (k in rec) walk(n, rec[k], atomic ? undefined : oldRec?.[k], child(path, k), st);
+    const o = atomic ? undefined : oldRec?.[k];
+    if (k in rec) walk(n, rec[k], o, child(path, k), st, sub(rec[k], o));
   }
 }
 
@@ -141,7 +148,7 @@ function fieldErrorForReason(path: string, type: string, detail: string, reason:
   }
 }
 
-function evaluateNode(node: CompiledNode, value: unknown, old: unknown, path: string, st: State): void {
+function evaluateNode(node: CompiledNode, value: unknown, old: unknown, path: string, st: State, ratchet: boolean): void {
   const type = node.schema.type ?? '';
   const p = shown(path);
   if (st.budget <= 0) {
@@ -181,7 +188,7 @@ function evaluateNode(node: CompiledNode, value: unknown, old: unknown, path: st
       }
       continue;
     }
-    if (result === true) continue;
+    if (result === true || (ratchet && !c.usesOldSelf)) continue;
     const errPath = c.fieldPath ? child(path, c.fieldPath.replace(/^\./, '')) : p;
     let message = ruleMessageOrDefault(c.rule);
     if (c.messageProgram) {
