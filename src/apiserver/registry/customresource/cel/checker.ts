@@ -126,8 +126,9 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
           name = `optional.${fn}`;
           target = undefined;
         }
-        if (target && target.exprKind.case === 'identExpr' && !lookup(target.exprKind.value.name) && target.exprKind.value.name === 'strings') {
-          name = `strings.${fn}`;
+        // Namespaced global functions: `strings.quote(s)`, `format.dns1123Label()`.
+        if (target && target.exprKind.case === 'identExpr' && !lookup(target.exprKind.value.name) && ['strings', 'format'].includes(target.exprKind.value.name)) {
+          name = `${target.exprKind.value.name}.${fn}`;
           target = undefined;
         }
         const t = target ? visit(target) : undefined;

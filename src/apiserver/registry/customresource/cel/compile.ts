@@ -9,6 +9,7 @@ import { GoSyntax, field, goPointer, goQuote, type FieldError } from '../../../.
 import { goStruct } from '../../../../machinery/errors/go-repr.js';
 import { validFieldPath, type JSONSchema } from '../../resources/crd-schema.js';
 import { checkExpr, type CheckIssue, type Expr } from './checker.js';
+import { FORMAT_FUNCS } from './format.js';
 import { KUBERNETES_FUNCS, OPTIONAL_SELECT } from './library.js';
 import { additionalSchema, type CelStructural, type ValidationRule } from './structural.js';
 import { T, schemaType, type CelT } from './types.js';
@@ -56,7 +57,7 @@ export interface CompiledRules {
 }
 
 /** The environment rules are planned in: CEL's standard library plus Kubernetes'. */
-export const CEL_ENV = celEnv({ funcs: [...KUBERNETES_FUNCS] });
+export const CEL_ENV = celEnv({ funcs: [...KUBERNETES_FUNCS, ...FORMAT_FUNCS] });
 
 const VALIDATIONS = 'x-kubernetes-validations';
 
@@ -170,6 +171,15 @@ function rewriteOptionalSelect(e: Expr): void {
   e.exprKind = { case: 'callExpr', value: { $typeName: 'cel.expr.Expr.Call', target: operand, function: OPTIONAL_SELECT, args: [arg as unknown as Expr] } } as unknown as Expr['exprKind'];
 }
 
+/** compileRule, with an unexpected failure (a bug here or in the CEL library) as upstream's internal compile error. */
+function compileRuleSafely(rule: ValidationRule, selfType: CelT, schema: CelStructural): CompiledRule {
+  try {
+    return compileRule(rule, selfType, schema);
+  } catch (e) {
+    return { rule, usesOldSelf: false, cost: 0, error: `unexpected compilation error: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
 interface MessageExpressionResult {
   program?: Program;
   cost: number;
@@ -228,14 +238,19 @@ function compileNode(s: CelStructural, path: string, isResourceRoot: boolean, ca
   if (rules.length > 0 && type) {
     rules.forEach((rule, i) => {
       const rulePath = `${path}.${VALIDATIONS}[${i}]`;
-      const c = compileRule(rule, type, s);
+      const c = compileRuleSafely(rule, type, s);
       node.rules.push(c);
       const cost = c.cost * cardinality;
       if (cost > STATIC_ESTIMATED_COST_LIMIT) w.errors.push(field.forbidden(`${rulePath}.rule`, costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
       w.costs.push({ path: `${rulePath}.rule`, cost });
       if (c.error) w.errors.push(field.invalid(`${rulePath}.rule`, goValidationRule(rule), c.error));
       if (rule.messageExpression?.trim()) {
-        const m = compileMessageExpression(rule.messageExpression, type);
+        let m: MessageExpressionResult;
+        try {
+          m = compileMessageExpression(rule.messageExpression, type);
+        } catch (e) {
+          m = { cost: 0, error: `unexpected messageExpression compilation error: ${e instanceof Error ? e.message : String(e)}` };
+        }
         if (m.error) w.errors.push(field.invalid(`${rulePath}.messageExpression`, goValidationRule(rule), m.error));
         else {
           c.messageProgram = m.program;

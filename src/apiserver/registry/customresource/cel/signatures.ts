@@ -184,6 +184,11 @@ export const OVERLOADS: ReadonlyMap<string, readonly Overload[]> = new Map<strin
   ['compareTo', [member(['quantity'], [['quantity']], fixed(T.int))]],
   ['isGreaterThan', [member(['quantity'], [['quantity']], fixed(T.bool))]],
   ['isLessThan', [member(['quantity'], [['quantity']], fixed(T.bool))]],
+  // k8s format.go
+  ...['dns1123Label', 'dns1123Subdomain', 'dns1035Label', 'qualifiedName', 'dns1123LabelPrefix', 'dns1123SubdomainPrefix', 'dns1035LabelPrefix', 'labelValue', 'uri', 'uuid', 'byte', 'date', 'datetime']
+    .map((n): [string, Overload[]] => [`format.${n}`, [global([], fixed(T.format))]]),
+  ['format.named', [global([['string']], fixed(T.optional(T.format)))]],
+  ['validate', [member(['format'], [['string']], (_t, a) => T.optional(T.list(T.string, (a[0] as CelT).maxSize)), (_t, a) => tenth(a[0]) * 10)]],
   // cel-go optional types
   ['hasValue', [member(['optional'], [], fixed(T.bool))]],
   ['value', [member(['optional'], [], (t) => t.elem ?? T.dyn)]],

@@ -10,7 +10,7 @@ import { additionalSchema, type CelStructural } from './structural.js';
 /** Kinds of CEL types the checker knows. `quantity`, `url` and `regex`-free opaque kinds are Kubernetes library types. */
 export type CelKind =
   | 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'dyn' | 'type'
-  | 'duration' | 'timestamp' | 'list' | 'map' | 'object' | 'optional' | 'quantity' | 'url';
+  | 'duration' | 'timestamp' | 'list' | 'map' | 'object' | 'optional' | 'quantity' | 'url' | 'format';
 
 /** A CEL type with its size bounds. */
 export interface CelT {
@@ -46,6 +46,7 @@ export const T = {
   timestamp: simple('timestamp', 4),
   quantity: simple('quantity', 3),
   url: simple('url', 3),
+  format: simple('format', 3),
   string: simple('string', 2, MAX_REQUEST_SIZE_BYTES - 2),
   bytes: simple('bytes', 2, MAX_REQUEST_SIZE_BYTES - 2),
   list: (elem: CelT, maxSize = MAX_REQUEST_SIZE_BYTES): CelT => ({ kind: 'list', elem, minSize: 2, maxSize }),
@@ -67,6 +68,7 @@ const SIMPLE_NAMES: Partial<Record<CelKind, string>> = {
   timestamp: 'google.protobuf.Timestamp',
   quantity: 'kubernetes.Quantity',
   url: 'kubernetes.URL',
+  format: 'kubernetes.NamedFormat',
 };
 
 const CEL_RESERVED = new Set([

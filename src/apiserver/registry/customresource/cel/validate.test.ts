@@ -255,6 +255,21 @@ const cases: Case[] = [
     ],
     errors: { 'quantity(self.val3).asInteger() == 1': 'cannot convert value to integer' },
   },
+  {
+    name: 'library: format',
+    obj: objs('my-name', 'Not_A_Label', 'gen-'),
+    schema: schemas(stringType, stringType, stringType),
+    valid: [
+      '!format.dns1123Label().validate(self.val1).hasValue()',
+      'format.dns1123Label().validate(self.val2).hasValue()',
+      "format.named('dns1123Label').value().validate(self.val2).value().size() > 0",
+      "!format.named('noSuchFormat').hasValue()",
+      '!format.dns1123LabelPrefix().validate(self.val3).hasValue()',
+      "!format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').hasValue()",
+      "format.date().validate('2023-02-30').hasValue()",
+    ],
+    errors: { 'format.nope().validate(self.val1).hasValue()': "undeclared reference to 'format.nope'" },
+  },
 ];
 
 describe('TestValidationExpressions', () => {

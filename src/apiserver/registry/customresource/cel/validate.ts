@@ -178,7 +178,14 @@ function evaluateNode(node: CompiledNode, value: unknown, old: unknown, path: st
     const bindings: Record<string, CelInput> = { self };
     if (c.rule.optionalOldSelf) bindings['oldSelf'] = optionalValue(oldSelf) as CelInput;
     else if (oldSelf !== undefined) bindings['oldSelf'] = oldSelf;
-    const result = c.program(bindings);
+    let result: ReturnType<NonNullable<CompiledRule['program']>>;
+    try {
+      result = c.program(bindings);
+    } catch (e) {
+      // The evaluator is not expected to throw; a bug must not fail the request with a 500.
+      st.errors.push(field.invalid(p, type, `${e instanceof Error ? e.message : String(e)} evaluating rule: ${ruleErrorString(c.rule)}`));
+      continue;
+    }
     if (isCelError(result)) {
       const msg = celGoError(result.message);
       if (msg === 'no such overload') {
@@ -210,7 +217,12 @@ function evaluateMessage(c: CompiledRule, bindings: Record<string, CelInput>, st
     else b['oldSelf'] = inner;
   }
   st.budget -= 1;
-  const r = (c.messageProgram as NonNullable<CompiledRule['messageProgram']>)(b);
+  let r: ReturnType<NonNullable<CompiledRule['messageProgram']>>;
+  try {
+    r = (c.messageProgram as NonNullable<CompiledRule['messageProgram']>)(b);
+  } catch {
+    return undefined;
+  }
   if (isCelError(r) || typeof r !== 'string') return undefined;
   const trimmed = r.trim();
   if (!trimmed || trimmed.length > MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES || trimmed.includes('\n')) return undefined;
