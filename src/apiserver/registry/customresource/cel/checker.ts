@@ -30,6 +30,8 @@ export interface Checked {
   issues: CheckIssue[];
   /** Field selections on optional values (`oldSelf.x` with optionalOldSelf), which evaluation rewrites. */
   optionalSelects: Expr[];
+  /** `==`/`!=` calls with a set or map list operand, which evaluation rewrites to an unordered comparison. */
+  unorderedEquals: Expr[];
 }
 
 /** Type idents usable as values (`type(x) == int`). */
@@ -50,6 +52,7 @@ interface Typed {
 export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions: Readonly<Record<string, number>>, source = ''): Checked {
   const issues: CheckIssue[] = [];
   const optionalSelects: Expr[] = [];
+  const unorderedEquals: Expr[] = [];
   const scopes: Map<string, CelT>[] = [];
   const err = (e: Expr, message: string): Typed => {
     let offset = positions[String(e.id)] ?? 0;
@@ -144,7 +147,9 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
         }
         for (const o of overloads) {
           const r = o(t?.type, args.map((a) => a.type));
-          if (r) return { type: r.type, cost: argCost + r.cost };
+          if (!r) continue;
+          if ((name === '_==_' || name === '_!=_') && args.some((a) => a.type.unordered)) unorderedEquals.push(e);
+          return { type: r.type, cost: argCost + r.cost };
         }
         const argList = args.map((a) => typeName(a.type)).join(', ');
         return err(e, `found no matching overload for '${name}' applied to '${t ? `${typeName(t.type)}.` : ''}(${argList})'`);
@@ -213,7 +218,7 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
   };
 
   const r = visit(expr);
-  return { type: r.type, cost: r.cost, issues, optionalSelects };
+  return { type: r.type, cost: r.cost, issues, optionalSelects, unorderedEquals };
 }
 
 function validRegex(pattern: string): boolean {

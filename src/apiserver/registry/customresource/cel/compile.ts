@@ -10,7 +10,7 @@ import { goStruct } from '../../../../machinery/errors/go-repr.js';
 import { validFieldPath, type JSONSchema } from '../../resources/crd-schema.js';
 import { checkExpr, type CheckIssue, type Expr } from './checker.js';
 import { FORMAT_FUNCS } from './format.js';
-import { KUBERNETES_FUNCS, OPTIONAL_SELECT } from './library.js';
+import { KUBERNETES_FUNCS, OPTIONAL_SELECT, UNORDERED_EQUALS } from './library.js';
 import { additionalSchema, type CelStructural, type ValidationRule } from './structural.js';
 import { T, schemaType, type CelT } from './types.js';
 
@@ -150,6 +150,7 @@ export function compileRule(rule: ValidationRule, selfType: CelT, schema: CelStr
     return out;
   }
   for (const sel of checked.optionalSelects) rewriteOptionalSelect(sel);
+  for (const eq of checked.unorderedEquals) rewriteUnorderedEquals(eq);
   out.expr = parsed.expr;
   out.positions = positions;
   out.program = plan(CEL_ENV, parsed);
@@ -178,6 +179,20 @@ function compileRuleSafely(rule: ValidationRule, selfType: CelT, schema: CelStru
   } catch (e) {
     return { rule, usesOldSelf: false, cost: 0, error: `unexpected compilation error: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+/** Rewrites `a == b` (`a != b`) on set/map lists in place to `kubeplaneUnorderedEquals(a, b)` (negated). */
+function rewriteUnorderedEquals(e: Expr): void {
+  if (e.exprKind.case !== 'callExpr') return;
+  const call = e.exprKind.value;
+  const negate = call.function === '_!=_';
+  const eq = { ...call, function: UNORDERED_EQUALS };
+  if (!negate) {
+    call.function = UNORDERED_EQUALS;
+    return;
+  }
+  const inner = { $typeName: 'cel.expr.Expr', id: e.id, exprKind: { case: 'callExpr', value: eq } };
+  e.exprKind = { case: 'callExpr', value: { ...call, function: '!_', args: [inner as unknown as Expr] } } as unknown as Expr['exprKind'];
 }
 
 interface MessageExpressionResult {

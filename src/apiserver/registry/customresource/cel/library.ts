@@ -14,6 +14,8 @@ import { parseQuantity, type Quantity } from '../../../../machinery/quantity/ind
 export const QUANTITY_TAG = '@kubeplane.quantity';
 export const URL_TAG = '@kubeplane.url';
 export const OPTIONAL_TAG = '@kubeplane.optional';
+/** The function `==` on set/map lists is rewritten to (`!=` to its negation). */
+export const UNORDERED_EQUALS = 'kubeplaneUnorderedEquals';
 /** The member function field selections on optionals are rewritten to. */
 export const OPTIONAL_SELECT = 'kubeplaneOptionalSelect';
 
@@ -93,7 +95,21 @@ function celEquals(a: CelValue, b: CelValue): boolean {
   return a === b;
 }
 
+/** Equality of lists regardless of order (cel-go's set and map list semantics); other values as usual. */
+function unorderedEquals(a: CelValue, b: CelValue): boolean {
+  if (!isCelList(a) || !isCelList(b)) return celEquals(a, b);
+  if (a.size !== b.size) return false;
+  const rest = listValues(b);
+  for (const x of a) {
+    const i = rest.findIndex((y) => celEquals(x, y));
+    if (i < 0) return false;
+    rest.splice(i, 1);
+  }
+  return true;
+}
+
 const listFuncs: CelFunc[] = [
+  celFunc(UNORDERED_EQUALS, [DYN, DYN], BOOL, unorderedEquals),
   celMethod('isSorted', LIST, [], BOOL, function (this: CelList) {
     const xs = listValues(this);
     for (let i = 1; i < xs.length; i++) if (compare(xs[i - 1] as CelValue, xs[i] as CelValue) > 0) return false;

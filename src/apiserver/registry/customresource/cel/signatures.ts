@@ -193,6 +193,7 @@ export const OVERLOADS: ReadonlyMap<string, readonly Overload[]> = new Map<strin
   ['hasValue', [member(['optional'], [], fixed(T.bool))]],
   ['value', [member(['optional'], [], (t) => t.elem ?? T.dyn)]],
   ['orValue', [(t, a) => (t && is(t, 'optional') && a.length === 1 && compatible(t.elem ?? T.dyn, a[0] as CelT) ? { type: join(t.elem ?? T.dyn, a[0] as CelT), cost: 1 } : undefined)]],
+  ['kubeplaneUnorderedEquals', [global([['dyn'], ['dyn']], fixed(T.bool))]],
   ['kubeplaneOptionalSelect', [member(['optional'], [['string']], fixed(T.optional(T.dyn)))]],
   ['optional.none', [global([], fixed(T.optional(T.dyn)))]],
   ['optional.of', [(t, a) => (!t && a.length === 1 ? { type: T.optional(a[0] as CelT), cost: 1 } : undefined)]],

@@ -26,6 +26,8 @@ export interface CelT {
   maxSize: number;
   /** Smallest JSON serialization of a value, in bytes (upstream MinSerializedSize). */
   minSize: number;
+  /** x-kubernetes-list-type `set` or `map`: such lists compare regardless of order. */
+  unordered?: boolean;
 }
 
 /** Upstream's maxRequestSizeBytes (3 MiB), the bound on unbounded strings, lists and maps. */
@@ -112,7 +114,6 @@ const maxFromMin = (minSize: number): number => Math.floor((MAX_REQUEST_SIZE_BYT
 
 /** The apiVersion/kind/metadata(name, generateName) fields always visible at a resource root (upstream WithTypeAndObjectMeta). */
 function withTypeAndObjectMeta(s: CelStructural): CelStructural {
-  const meta = s.properties?.['metadata'];
   return {
     ...s,
     type: 'object',
@@ -120,7 +121,7 @@ function withTypeAndObjectMeta(s: CelStructural): CelStructural {
       ...s.properties,
       apiVersion: { type: 'string' },
       kind: { type: 'string' },
-      metadata: { type: 'object', properties: { ...meta?.properties, name: { type: 'string' }, generateName: { type: 'string' } } },
+      metadata: { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } },
     },
   };
 }
@@ -139,7 +140,9 @@ export function schemaType(s: CelStructural | undefined, isResourceRoot: boolean
       if (!node.items) return undefined;
       const elem = schemaType(node.items, !!node.items['x-kubernetes-embedded-resource']);
       if (!elem) return undefined;
-      return T.list(elem, node.maxItems !== undefined ? Math.max(0, node.maxItems) : maxFromMin(elem.minSize));
+      const list = T.list(elem, node.maxItems !== undefined ? Math.max(0, node.maxItems) : maxFromMin(elem.minSize));
+      const lt = node['x-kubernetes-list-type'];
+      return lt === 'set' || lt === 'map' ? { ...list, unordered: true } : list;
     }
     case 'object': {
       const additional = additionalSchema(node);

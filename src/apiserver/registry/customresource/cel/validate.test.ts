@@ -22,6 +22,7 @@ const dateFormat: CelStructural = { type: 'string', format: 'date' };
 const dateTimeFormat: CelStructural = { type: 'string', format: 'date-time' };
 const intOrString: CelStructural = { 'x-kubernetes-int-or-string': true };
 const listType = (items: CelStructural): CelStructural => ({ type: 'array', items, 'x-kubernetes-list-type': 'atomic' });
+const listSetType = (items: CelStructural): CelStructural => ({ type: 'array', items, 'x-kubernetes-list-type': 'set' });
 const listMapType = (keys: string[], items: CelStructural): CelStructural => ({ type: 'array', items, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': keys });
 const mapType = (value: CelStructural): CelStructural => ({ type: 'object', additionalProperties: value });
 const objectType = (properties: Record<string, CelStructural>): CelStructural => ({ type: 'object', properties });
@@ -254,6 +255,18 @@ const cases: Case[] = [
       '!quantity(self.val3).isInteger()', 'quantity(self.val3).asApproximateFloat() == 1.5', 'quantity(self.val2).sign() == 1',
     ],
     errors: { 'quantity(self.val3).asInteger() == 1': 'cannot convert value to integer' },
+  },
+  {
+    name: 'listSets',
+    obj: objs(['a', 'b', 'c'], ['a', 'c', 'b']),
+    schema: schemas(listSetType(stringType), listSetType(stringType)),
+    valid: ["self.val1 == ['c', 'b', 'a']", 'self.val1 == self.val2', "'a' in self.val1", "!('x' in self.val1)", "self.val1 != ['a', 'b']", "self.val1.join('-') == 'a-b-c'"],
+  },
+  {
+    name: 'listMaps',
+    obj: objs([{ k: 'a', v: 1 }, { k: 'b', v: 2 }], [{ k: 'b', v: 2 }, { k: 'a', v: 1 }]),
+    schema: schemas(listMapType(['k'], objectType({ k: stringType, v: integerType })), listMapType(['k'], objectType({ k: stringType, v: integerType }))),
+    valid: ['self.val1 == self.val2', "self.val1.exists(e, e.k == 'a' && e.v == 1)", "self.val1.map(e, e.k) == ['a', 'b']"],
   },
   {
     name: 'library: format',
