@@ -10,6 +10,7 @@
  * an approximation of cel-go's estimate rather than its exact figure.
  */
 import type { parse } from '@bufbuild/cel';
+import { CACHED_REGEX_ENGINE } from './library.js';
 import { OVERLOADS, compatible, join } from './signatures.js';
 import { T, typeName, type CelT } from './types.js';
 
@@ -223,7 +224,7 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
 
 function validRegex(pattern: string): boolean {
   try {
-    new RegExp(pattern, 'u');
+    CACHED_REGEX_ENGINE.compile(pattern);
     return true;
   } catch {
     return false;

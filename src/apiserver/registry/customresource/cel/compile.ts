@@ -10,7 +10,7 @@ import { goStruct } from '../../../../machinery/errors/go-repr.js';
 import { validFieldPath, type JSONSchema } from '../../resources/crd-schema.js';
 import { checkExpr, type CheckIssue, type Expr } from './checker.js';
 import { FORMAT_FUNCS } from './format.js';
-import { KUBERNETES_FUNCS, OPTIONAL_SELECT, UNORDERED_EQUALS } from './library.js';
+import { CACHED_REGEX_ENGINE, KUBERNETES_FUNCS, OPTIONAL_SELECT, UNORDERED_EQUALS } from './library.js';
 import { additionalSchema, type CelStructural, type ValidationRule } from './structural.js';
 import { T, schemaType, type CelT } from './types.js';
 
@@ -57,7 +57,7 @@ export interface CompiledRules {
 }
 
 /** The environment rules are planned in: CEL's standard library plus Kubernetes'. */
-export const CEL_ENV = celEnv({ funcs: [...KUBERNETES_FUNCS, ...FORMAT_FUNCS] });
+export const CEL_ENV = celEnv({ funcs: [...KUBERNETES_FUNCS, ...FORMAT_FUNCS], re2: CACHED_REGEX_ENGINE });
 
 const VALIDATIONS = 'x-kubernetes-validations';
 

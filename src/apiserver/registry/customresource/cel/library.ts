@@ -319,6 +319,29 @@ const corrections: CelFunc[] = [
   }),
 ];
 
+const regexCache = new Map<string, RegExp>();
+const REGEX_CACHE_SIZE = 1000;
+
+/**
+ * The regular-expression engine of `matches`: JavaScript's (Unicode mode), compiled once per pattern
+ * — `@bufbuild/cel`'s RE2 port recompiles the pattern on every call, which dominated evaluation
+ * time. RE2's leading flag group (`(?i)`, `(?s)`, `(?m)`) becomes RegExp flags; other RE2-only
+ * syntax fails to compile (a rule error) where cel-go would accept it.
+ */
+export const CACHED_REGEX_ENGINE = {
+  compile(pattern: string): { test(text: string): boolean } {
+    let re = regexCache.get(pattern);
+    if (!re) {
+      const m = /^\(\?([ims]+)\)/.exec(pattern);
+      re = new RegExp(m ? pattern.slice(m[0].length) : pattern, `u${m?.[1] ?? ''}`);
+      if (regexCache.size >= REGEX_CACHE_SIZE) regexCache.clear();
+      regexCache.set(pattern, re);
+    }
+    const compiled = re;
+    return { test: (text: string) => compiled.test(text) };
+  },
+};
+
 /** Every function the evaluator registers beyond CEL's standard ones. */
 export const KUBERNETES_FUNCS: readonly CelFunc[] = [...strings, ...corrections, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...optionalFuncs];
 

@@ -233,7 +233,7 @@ const cases: Case[] = [
     name: 'library: regex',
     obj: objs('abc 123 def 456'),
     schema: schemas(stringType),
-    valid: ["self.val1.find('[0-9]+') == '123'", "self.val1.find('xyz') == ''", "self.val1.findAll('[0-9]+') == ['123', '456']", "self.val1.findAll('[0-9]+', 1) == ['123']"],
+    valid: ["self.val1.matches('(?i)^ABC')", "!self.val1.matches('^ABC')", "self.val1.find('[0-9]+') == '123'", "self.val1.find('xyz') == ''", "self.val1.findAll('[0-9]+') == ['123', '456']", "self.val1.findAll('[0-9]+', 1) == ['123']"],
   },
   {
     name: 'library: url',
