@@ -130,8 +130,8 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
           name = `optional.${fn}`;
           target = undefined;
         }
-        // Namespaced global functions: `strings.quote(s)`, `format.dns1123Label()`.
-        if (target && target.exprKind.case === 'identExpr' && !lookup(target.exprKind.value.name) && ['strings', 'format'].includes(target.exprKind.value.name)) {
+        // Namespaced global functions: `strings.quote(s)`, `format.dns1123Label()`, `sets.contains(a, b)`.
+        if (target && target.exprKind.case === 'identExpr' && !lookup(target.exprKind.value.name) && ['strings', 'format', 'sets'].includes(target.exprKind.value.name)) {
           name = `${target.exprKind.value.name}.${fn}`;
           target = undefined;
         }

@@ -110,6 +110,11 @@ function unorderedEquals(a: CelValue, b: CelValue): boolean {
 
 const listFuncs: CelFunc[] = [
   celFunc(UNORDERED_EQUALS, [DYN, DYN], BOOL, unorderedEquals),
+  // cel-go ext sets: sets.contains(a, b) (every element of b is in a), sets.intersects, sets.equivalent.
+  celFunc('sets.contains', [LIST, LIST], BOOL, (a: CelList, b: CelList) => listValues(b).every((y) => listValues(a).some((x) => celEquals(x, y)))),
+  celFunc('sets.intersects', [LIST, LIST], BOOL, (a: CelList, b: CelList) => listValues(b).some((y) => listValues(a).some((x) => celEquals(x, y)))),
+  celFunc('sets.equivalent', [LIST, LIST], BOOL, (a: CelList, b: CelList) =>
+    listValues(b).every((y) => listValues(a).some((x) => celEquals(x, y))) && listValues(a).every((x) => listValues(b).some((y) => celEquals(x, y)))),
   celMethod('isSorted', LIST, [], BOOL, function (this: CelList) {
     const xs = listValues(this);
     for (let i = 1; i < xs.length; i++) if (compare(xs[i - 1] as CelValue, xs[i] as CelValue) > 0) return false;

@@ -193,6 +193,11 @@ export const OVERLOADS: ReadonlyMap<string, readonly Overload[]> = new Map<strin
   ['hasValue', [member(['optional'], [], fixed(T.bool))]],
   ['value', [member(['optional'], [], (t) => t.elem ?? T.dyn)]],
   ['orValue', [(t, a) => (t && is(t, 'optional') && a.length === 1 && compatible(t.elem ?? T.dyn, a[0] as CelT) ? { type: join(t.elem ?? T.dyn, a[0] as CelT), cost: 1 } : undefined)]],
+  ...(['sets.contains', 'sets.intersects', 'sets.equivalent'] as const).map((n): [string, Overload[]] => [n, [
+    (t, a) => (!t && a.length === 2 && is(a[0], 'list') && is(a[1], 'list') && compatible(a[0] as CelT, a[1] as CelT)
+      ? { type: T.bool, cost: Math.max(1, (a[0] as CelT).maxSize * (a[1] as CelT).maxSize) }
+      : undefined),
+  ]]),
   ['kubeplaneUnorderedEquals', [global([['dyn'], ['dyn']], fixed(T.bool))]],
   ['kubeplaneOptionalSelect', [member(['optional'], [['string']], fixed(T.optional(T.dyn)))]],
   ['optional.none', [global([], fixed(T.optional(T.dyn)))]],

@@ -260,7 +260,8 @@ const cases: Case[] = [
     name: 'listSets',
     obj: objs(['a', 'b', 'c'], ['a', 'c', 'b']),
     schema: schemas(listSetType(stringType), listSetType(stringType)),
-    valid: ["self.val1 == ['c', 'b', 'a']", 'self.val1 == self.val2', "'a' in self.val1", "!('x' in self.val1)", "self.val1 != ['a', 'b']", "self.val1.join('-') == 'a-b-c'"],
+    valid: ["self.val1 == ['c', 'b', 'a']", 'self.val1 == self.val2', "sets.contains(self.val1, ['a'])", "!sets.contains(self.val1, ['x'])",
+      "sets.intersects(self.val1, ['x', 'b'])", 'sets.equivalent(self.val1, self.val2)', "!sets.equivalent(self.val1, ['a'])", "'a' in self.val1", "!('x' in self.val1)", "self.val1 != ['a', 'b']", "self.val1.join('-') == 'a-b-c'"],
   },
   {
     name: 'listMaps',
