@@ -24,6 +24,8 @@ function is(t: CelT | undefined, ...kinds: readonly CelKind[]): boolean {
 }
 
 const tenth = (t: CelT | undefined): number => Math.ceil((t?.maxSize ?? 1) * 0.1);
+/** Comparing two strings stops at the shorter one (cel-go charges a tenth of the smaller size). */
+const tenthOfSmaller = (a: CelT, b: CelT): number => Math.ceil(Math.min(a.maxSize, b.kind === 'dyn' || b.kind === 'null' ? a.maxSize : b.maxSize) * 0.1);
 
 /** Whether values of two types may be compared for equality (cel-go's `(A, A)` with dyn and null assignable). */
 export function compatible(a: CelT, b: CelT): boolean {
@@ -64,12 +66,12 @@ const relational: Overload = (target, a) => {
   if (!is(x, ...ORDERED) || !is(y, ...ORDERED)) return undefined;
   const numeric = is(x, ...NUMERIC) && is(y, ...NUMERIC);
   if (!numeric && x.kind !== 'dyn' && y.kind !== 'dyn' && x.kind !== y.kind) return undefined;
-  return { type: T.bool, cost: x.kind === 'string' || x.kind === 'bytes' ? tenth(x) : 1 };
+  return { type: T.bool, cost: x.kind === 'string' || x.kind === 'bytes' ? tenthOfSmaller(x, y) : 1 };
 };
 const equality: Overload = (target, a) => {
   if (target || a.length !== 2 || !compatible(a[0] as CelT, a[1] as CelT)) return undefined;
-  const x = a[0] as CelT;
-  const cost = x.kind === 'string' || x.kind === 'bytes' ? tenth(x) : x.kind === 'list' || x.kind === 'map' || x.kind === 'object' ? x.maxSize : 1;
+  const [x, y] = a as [CelT, CelT];
+  const cost = x.kind === 'string' || x.kind === 'bytes' ? tenthOfSmaller(x, y) : x.kind === 'list' || x.kind === 'map' || x.kind === 'object' ? Math.min(x.maxSize, y.maxSize) : 1;
   return { type: T.bool, cost: Math.max(1, cost) };
 };
 
@@ -120,7 +122,9 @@ export const OVERLOADS: ReadonlyMap<string, readonly Overload[]> = new Map<strin
     member(['string'], [['string']], fixed(T.bool), (t) => tenth(t) * 10),
     global([['string'], ['string']], fixed(T.bool), (a) => tenth(a[0]) * 10),
   ]],
-  ...(['startsWith', 'endsWith', 'contains'] as const).map((n): [string, Overload[]] => [n, [member(['string'], [['string']], fixed(T.bool), (t) => tenth(t))]]),
+  // startsWith/endsWith read only as much of the string as the prefix/suffix is long.
+  ...(['startsWith', 'endsWith'] as const).map((n): [string, Overload[]] => [n, [member(['string'], [['string']], fixed(T.bool), (_t, a) => tenth(a[0]))]]),
+  ['contains', [member(['string'], [['string']], fixed(T.bool), (t) => tenth(t))]],
   ['int', [global([['int', 'uint', 'double', 'string', 'timestamp', 'duration']], fixed(T.int))]],
   ['uint', [global([['int', 'uint', 'double', 'string']], fixed(T.uint))]],
   ['double', [global([['int', 'uint', 'double', 'string']], fixed(T.double))]],
