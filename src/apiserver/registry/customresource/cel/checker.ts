@@ -74,6 +74,7 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
   };
 
   const visit = (e: Expr): Typed => {
+    expandBind(e, lookup);
     const k = e.exprKind;
     switch (k.case) {
       case 'constExpr': {
@@ -220,6 +221,32 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
 
   const r = visit(expr);
   return { type: r.type, cost: r.cost, issues, optionalSelects, unorderedEquals };
+}
+
+/**
+ * cel-go's `cel.bind(v, init, expr)` macro (ext.Bindings), which the parser here does not expand:
+ * rewritten in place, as cel-go does, to a comprehension over an empty list whose accumulator `v`
+ * is `init` and whose result is `expr`.
+ */
+function expandBind(e: Expr, lookup: (name: string) => CelT | undefined): void {
+  if (e.exprKind.case !== 'callExpr') return;
+  const { target, function: fn, args } = e.exprKind.value;
+  if (fn !== 'bind' || target?.exprKind.case !== 'identExpr' || target.exprKind.value.name !== 'cel' || lookup('cel')) return;
+  const [v, init, body] = args;
+  if (args.length !== 3 || v?.exprKind.case !== 'identExpr' || !init || !body) return;
+  const node = (exprKind: unknown): Expr => ({ $typeName: 'cel.expr.Expr', id: e.id, exprKind }) as unknown as Expr;
+  const comprehension = {
+    $typeName: 'cel.expr.Expr.Comprehension',
+    iterVar: '#unused',
+    iterVar2: '',
+    iterRange: node({ case: 'listExpr', value: { $typeName: 'cel.expr.Expr.CreateList', elements: [], optionalIndices: [] } }),
+    accuVar: v.exprKind.value.name,
+    accuInit: init,
+    loopCondition: node({ case: 'constExpr', value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'boolValue', value: false } } }),
+    loopStep: node({ case: 'identExpr', value: { $typeName: 'cel.expr.Expr.Ident', name: v.exprKind.value.name } }),
+    result: body,
+  };
+  e.exprKind = { case: 'comprehensionExpr', value: comprehension } as unknown as Expr['exprKind'];
 }
 
 function validRegex(pattern: string): boolean {

@@ -13,7 +13,7 @@
  *   parser's (calls at their `(` as cel-go).
  * - Costs (static and runtime) are estimates in cel-go's units, not its exact figures; the runtime
  *   cost is the static estimate re-computed with the actual sizes of self/oldSelf.
- * - Not supported (compile errors): the `.?` / `[?` optional syntax, `cel.bind`, two-variable
+ * - Not supported (compile errors): the `.?` / `[?` optional syntax, two-variable
  *   comprehensions, `math.*`, `base64.*`, `ip`/`cidr`/`isIP`, `semver`, quantity `add`/`sub`,
  *   `lists` ext functions, `reverse`, `strings.quote`'s cel-go escaping rules.
  * - `matches` uses JavaScript regular expressions (RE2's leading flag group supported).

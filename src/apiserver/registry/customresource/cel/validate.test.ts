@@ -186,12 +186,13 @@ const cases: Case[] = [
       spec: objectType({ replicas: integerType, name: stringType, 'dash-name': stringType, list: listType(objectType({ v: integerType })), absent: stringType }),
     }),
     valid: [
-      'self.spec.replicas == 3', "self.spec.dash__dash__name == 'y'", 'has(self.spec.name)', '!has(self.spec.absent)',
+      'self.spec.replicas == 3', 'cel.bind(r, self.spec.replicas, r > 2 && r < 4)', 'cel.bind(vs, self.spec.list.map(e, e.v), vs.size() == 2 && 1 in vs)', "self.spec.dash__dash__name == 'y'", 'has(self.spec.name)', '!has(self.spec.absent)',
       'self.spec.list.all(e, e.v > 0)', 'self.spec.list.exists(e, e.v == 2)', 'self.spec.list.map(e, e.v) == [1, 2]',
       'self.spec.list.filter(e, e.v > 1).size() == 1', 'self.spec.list.exists_one(e, e.v == 1)',
     ],
     errors: {
       'self.spec.nope == 1': "compilation failed: ERROR: <input>:1:10: undefined field 'nope'",
+      'cel.bind(r, self.spec.replicas, r > 5)': 'failed rule: cel.bind(r, self.spec.replicas, r > 5)',
       'self.spec.replicas + "a" == 1': "compilation failed: ERROR: <input>:1:20: found no matching overload for '_+_' applied to '(int, string)'",
       'undeclared == 1': "compilation failed: ERROR: <input>:1:1: undeclared reference to 'undeclared' (in container '')",
       'self.spec.replicas': 'cel expression must evaluate to a bool',
