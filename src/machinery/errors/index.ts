@@ -333,11 +333,15 @@ export function goByteSlice(bytes: Uint8Array | undefined): GoSyntax {
   return new GoSyntax(`[]byte{${Array.from(bytes, (b) => `0x${b.toString(16)}`).join(', ')}}`);
 }
 
-/** Renders a bad value the way Go's `%v`/`%q` does in upstream messages: strings quoted, numbers bare. */
+/**
+ * Renders a bad value the way Go's `%v`/`%q` does in upstream messages: strings quoted, numbers bare.
+ * A nil value (or nil pointer) becomes the string "null" and is quoted like any string (apimachinery
+ * pkg/util/validation/field/errors.go `ErrorBody`): `spec.parentRef: Invalid value: "null": field is immutable`.
+ */
 function formatBadValue(v: unknown): string {
   if (v instanceof GoSyntax) return v.text;
   if (typeof v === 'string') return goQuote(v);
-  if (v === null || v === undefined) return 'null';
+  if (v === null || v === undefined) return goQuote('null');
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   return JSON.stringify(v);
 }
@@ -368,6 +372,9 @@ export function fieldErrorBody(e: FieldError): string {
 export function fieldErrorString(e: FieldError): string {
   return `${e.field}: ${fieldErrorBody(e)}`;
 }
+
+/** How Go prints a nil `*field.Path`: the field of an error about a whole object (`<nil>: Invalid value: …`). */
+export const NIL_PATH = '<nil>';
 
 /** Constructors for {@link FieldError}s, named as upstream's `field.Required(path, detail)` etc. */
 export const field = {

@@ -263,7 +263,8 @@ describe('custom resources', () => {
     await rejectsWithStatus(
       crontabs(t, { verb: 'patch', name: 'a', patchType: 'application/merge-patch+json', body: { spec: { replicas: 'x' } } }),
       422,
-      'CronTab.stable.example.com "a" is invalid: .spec.replicas: Invalid value: 0: .spec.replicas accessor error: x is of the type string, expected int64',
+      // The schema's type error first, then the scale accessor's (upstream validator.go: ValidateCustomResource, then ValidateScaleSpec).
+      'CronTab.stable.example.com "a" is invalid: [spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string", .spec.replicas: Invalid value: 0: .spec.replicas accessor error: x is of the type string, expected int64]',
     );
   });
 

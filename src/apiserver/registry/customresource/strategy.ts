@@ -19,7 +19,7 @@
  */
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/index.js';
-import { field, newInternalError, newMethodNotSupported, type FieldError } from '../../../machinery/errors/index.js';
+import { field, NIL_PATH, newInternalError, newMethodNotSupported, type FieldError } from '../../../machinery/errors/index.js';
 import { bumpGenerationIf, semanticDeepEqual } from '../resources/helpers.js';
 import { metaOf } from '../generic/objects.js';
 import { isQualifiedName } from '../../../machinery/validation/index.js';
@@ -29,6 +29,7 @@ import { JsonPath } from './jsonpath.js';
 import { customResourceTable } from './table.js';
 import {
   applyDefaults,
+  type CelStructural,
   compileRules,
   prune,
   toStructural,
@@ -69,8 +70,9 @@ export function storageVersionOf(crd: CustomResourceDefinition): string | undefi
 }
 
 function versionInfo(v: CustomResourceDefinitionVersion): VersionInfo {
-  const structural = toStructural(v.schema?.openAPIV3Schema ?? {});
-  return { version: v, structural, rules: compileRules(structural, 'openAPIV3Schema').rules };
+  const schema = v.schema?.openAPIV3Schema ?? {};
+  // CEL compiles from the schema's JSON form (see validators.ts); CRD validation already compiled it.
+  return { version: v, structural: toStructural(schema), rules: compileRules(schema as CelStructural, 'openAPIV3Schema').rules };
 }
 
 /**
@@ -133,8 +135,10 @@ function versionStrategy(crd: CustomResourceDefinition, vi: VersionInfo, all: Ma
     return errs;
   };
   const withRules = (errs: FieldError[], obj: KubeObject, old: KubeObject | undefined): FieldError[] => {
+    // Upstream has a CEL validator only for a schema with rules (`celValidator != nil`).
+    if (!vi.rules.root) return errs;
     if (errs.some(isBlocking)) {
-      return [...errs, field.invalid('', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];
+      return [...errs, field.invalid(NIL_PATH, null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];
     }
     return [...errs, ...validateRules(vi.rules, obj, old)];
   };

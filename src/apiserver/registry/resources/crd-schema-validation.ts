@@ -9,8 +9,9 @@
  * complete.go (validateStructuralCompleteness).
  *
  * Defaults are checked against their schema and pruning by structuraldefaulting.ValidateDefaults
- * (customresource/schema/default-validation.ts; CEL rules are not run on defaults). Not checked (yet):
- * the compilation and cost of x-kubernetes-validations CEL rules, that `pattern` is a Go regular expression, and the final NewSchemaValidator build. Bad values that Go prints as a whole schema
+ * (customresource/schema/default-validation.ts; CEL rules are not run on defaults). The
+ * x-kubernetes-validations rules are compiled and their cost estimated (customresource/cel). Not
+ * checked (yet): that `pattern` is a Go regular expression, and the final NewSchemaValidator build. Bad values that Go prints as a whole schema
  * struct (`%#v` with pointer addresses) are shown as `apiextensions.JSONSchemaProps{…}`.
  */
 import { field, GoSyntax, fieldErrorString, goQuote, goStringSlice, type FieldError } from '../../../machinery/errors/index.js';
@@ -29,6 +30,7 @@ import {
   validFieldPath,
   type JSONSchema,
 } from './crd-schema.js';
+import { compileRules } from '../customresource/cel/index.js';
 import { validateDefaults } from '../customresource/schema/default-validation.js';
 import { toStructural } from '../customresource/schema/structural.js';
 
@@ -45,9 +47,9 @@ const LIST_MAP_KEYS = 'x-kubernetes-list-map-keys';
 const MAP_TYPE = 'x-kubernetes-map-type';
 const VALIDATIONS = 'x-kubernetes-validations';
 
-/** Go's `%#v`-ish rendering of a `*string` bad value: `null` or the quoted string. */
+/** How field errors print a `*string` bad value (apimachinery field.Error.ErrorBody): the quoted string, or `"null"` when nil. */
 function goStringPtr(s: JSONSchema, key: string): GoSyntax {
-  return new GoSyntax(typeof s[key] === 'string' ? goQuote(s[key]) : 'null');
+  return new GoSyntax(goQuote(typeof s[key] === 'string' ? s[key] : 'null'));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -426,5 +428,9 @@ export function validateCustomResourceValidation(validation: unknown, statusEnab
   }
   validateOpenAPISchema(schema, root, { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false }, true, errs);
   if (errs.length === 0 && conversionError !== undefined) errs.push(field.invalid(root, '', conversionError));
+  // The rules are compiled (and their cost estimated) only for an otherwise valid structural schema,
+  // as upstream hides CEL errors behind the generic ones. CEL reads the schema in its JSON form: for a
+  // structural schema that is the structural node plus value validations CEL ignores.
+  if (errs.length === 0) errs.push(...compileRules(schema, root).errors);
   return errs;
 }

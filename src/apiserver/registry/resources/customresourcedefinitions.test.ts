@@ -274,7 +274,7 @@ describe('validation', () => {
       'spec.validation.openAPIV3Schema.properties[l].items.properties[o].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
       'spec.validation.openAPIV3Schema.properties[s].type: Invalid value: "object": must be array if x-kubernetes-list-type is specified',
       'spec.validation.openAPIV3Schema.properties[m].x-kubernetes-map-type: Unsupported value: "weird": supported values: "atomic", "granular"',
-      'spec.validation.openAPIV3Schema.properties[t].items.x-kubernetes-map-type: Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set',
+      'spec.validation.openAPIV3Schema.properties[t].items.x-kubernetes-map-type: Invalid value: "null": must be atomic as item of a list with x-kubernetes-list-type=set',
     ]);
   });
 

@@ -43,7 +43,7 @@ test('parentRef is immutable', () => {
   assert.deepEqual(msgs(ipAddressStrategy.validateUpdate(ip('192.168.1.1', { ...svc, resource: 'gateways' }) as never, old as never)), [
     'spec.parentRef: Invalid value: networking.ParentReference{Group:"", Resource:"gateways", Namespace:"bar", Name:"foo"}: field is immutable',
   ]);
-  assert.deepEqual(msgs(ipAddressStrategy.validateUpdate(ip('192.168.1.1') as never, old as never)), ['spec.parentRef: Required value', 'spec.parentRef: Invalid value: null: field is immutable']);
+  assert.deepEqual(msgs(ipAddressStrategy.validateUpdate(ip('192.168.1.1') as never, old as never)), ['spec.parentRef: Required value', 'spec.parentRef: Invalid value: "null": field is immutable']);
 });
 
 test('through the API server: the name rule replaces the DNS subdomain rule', async () => {

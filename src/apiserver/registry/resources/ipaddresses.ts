@@ -47,9 +47,9 @@ export function validateIPAddress(ip: IPAddress): FieldError[] {
   return validateParentReference(ip.spec?.parentRef);
 }
 
-/** Go's `%#v` of the internal `networking.ParentReference`, as an immutable-field error shows it. */
+/** Go's `%#v` of the internal `networking.ParentReference`, as an immutable-field error shows it (`"null"` when nil, as ErrorBody prints a nil pointer). */
 function goParentReference(ref: ParentReference | undefined | null): string {
-  if (ref == null) return 'null';
+  if (ref == null) return goQuote('null');
   const f = (v: string | undefined): string => goQuote(v ?? '');
   return `networking.ParentReference{Group:${f(ref.group)}, Resource:${f(ref.resource)}, Namespace:${f(ref.namespace)}, Name:${f(ref.name)}}`;
 }

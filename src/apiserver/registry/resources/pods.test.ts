@@ -182,7 +182,7 @@ describe('update', () => {
     const removed = clone(old);
     delete removed.spec!.activeDeadlineSeconds;
     assert.deepEqual(msgs(podStrategy.validateUpdate(removed, old)), [
-      'spec.activeDeadlineSeconds: Invalid value: null: must not update from a positive integer to nil value',
+      'spec.activeDeadlineSeconds: Invalid value: "null": must not update from a positive integer to nil value',
     ]);
   });
 

@@ -16,7 +16,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { isCelError, type CelInput, type CelValue } from '@bufbuild/cel';
-import { field, type FieldError } from '../../../../machinery/errors/index.js';
+import { field, NIL_PATH, type FieldError } from '../../../../machinery/errors/index.js';
 import { checkExpr } from './checker.js';
 import type { CompiledNode, CompiledRule, CompiledRules } from './compile.js';
 import { OPTIONAL_TAG, optionalValue } from './library.js';
@@ -49,7 +49,7 @@ export function validateRules(rules: CompiledRules, obj: unknown, old: unknown, 
 }
 
 const child = (path: string, name: string): string => (path ? `${path}.${name}` : name);
-const shown = (path: string): string => path || '<nil>';
+const shown = (path: string): string => path || NIL_PATH;
 
 function walk(node: CompiledNode, value: unknown, old: unknown, path: string, st: State, ratchet: boolean): void {
   if (value === null || value === undefined || st.stopped) return;

@@ -22,7 +22,7 @@ export { toStructural } from './structural.js';
 export { prune, pruneNonNullableNullsWithoutDefaults, pruneWithOptions } from './pruning.js';
 export { applyDefaults } from './defaulting.js';
 export { validateDefaults } from './default-validation.js';
-export { validateOpenAPI, NIL_PATH, type OpenAPIValidationOptions } from './validation.js';
+export { validateOpenAPI, type OpenAPIValidationOptions } from './validation.js';
 export { validateListSetsAndMaps } from './listtype.js';
 export { coerce, coerceMetadataOf, coerceObjectMeta, validateEmbeddedResources, type CoercedObjectMeta, type CoerceResult } from './objectmeta.js';
 

@@ -6,13 +6,10 @@
  * pkg/apiserver/validation/validation.go (kubeOpenAPIResultToFieldErrors) does, with the ratcheting of
  * updates of pkg/apiserver/validation/ratcheting.go (an invalid value that did not change is let through).
  */
-import { goQuote, type FieldError } from '../../../../machinery/errors/index.js';
+import { goQuote, NIL_PATH, type FieldError } from '../../../../machinery/errors/index.js';
 import { checkFormat, isSupportedFormat } from './formats.js';
 import { goBadValue, goJSONRepr } from './listtype.js';
 import { isJSONObject, propertyOf, type NestedValueValidation, type Structural, type ValueValidation } from './structural.js';
-
-/** The path upstream prints for a nil `*field.Path` (errors at the validated value itself, e.g. `anyOf`). */
-export const NIL_PATH = '<nil>';
 
 /** The part of kube-openapi's spec.Schema the validators read. */
 interface VSchema extends ValueValidation {
