@@ -62,6 +62,9 @@ export function checkExpr(expr: Expr, vars: ReadonlyMap<string, CelT>, positions
       const paren = source.indexOf('(', offset);
       if (paren >= 0) offset = paren;
     }
+    // The parser here places a binary operator where the whitespace before it starts; cel-go places it
+    // at the operator token (`self.size() > "3"`: column 13, not 12).
+    while (offset < source.length && /\s/.test(source[offset] ?? '')) offset++;
     issues.push({ offset, message });
     return { type: T.dyn, cost: 0 };
   };

@@ -194,6 +194,8 @@ const cases: Case[] = [
       'self.spec.nope == 1': "compilation failed: ERROR: <input>:1:10: undefined field 'nope'",
       'cel.bind(r, self.spec.replicas, r > 5)': 'failed rule: cel.bind(r, self.spec.replicas, r > 5)',
       'self.spec.replicas + "a" == 1': "compilation failed: ERROR: <input>:1:20: found no matching overload for '_+_' applied to '(int, string)'",
+      // cel-go places a relation at its operator token (parser.go VisitRelation), not the space before it.
+      'self.spec.replicas > "3"': "compilation failed: ERROR: <input>:1:20: found no matching overload for '_>_' applied to '(int, string)'",
       'undeclared == 1': "compilation failed: ERROR: <input>:1:1: undeclared reference to 'undeclared' (in container '')",
       'self.spec.replicas': 'cel expression must evaluate to a bool',
       "self.spec.absent == 'x'": 'no such key: absent evaluating rule',
