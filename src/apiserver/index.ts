@@ -235,6 +235,22 @@ export class ApiServer {
     await this.resourcesChanging;
   }
 
+  /**
+   * Resolves once the server has stopped writing on its own: every watch cache holds every change and
+   * every store's {@link StorageExtension.settled} work is done, with no write in between (a CRD
+   * create is followed by its NamesAccepted/Established status write). For tests that check what a
+   * request alone wrote.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const revision = this.currentRevision();
+      // Watch caches deliver to their watchers as they apply a change, so the extensions have seen it.
+      await this.waitUntilFresh(revision);
+      await Promise.all([...this.stores.values()].map((s) => s.extension.settled?.() ?? Promise.resolve()));
+      if (this.currentRevision() === revision) return;
+    }
+  }
+
   /** The backend revision (the newest resourceVersion). */
   currentRevision(): number {
     return this.opts.backend.currentRevision();

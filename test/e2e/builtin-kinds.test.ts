@@ -401,11 +401,12 @@ function cases(csrPem: string): Case[] {
         },
       }),
     ],
-    // apiregistration/v1 SetDefaults_ServiceReference: port 443.
+    // apiregistration/v1 SetDefaults_ServiceReference: port 443. Its own group: the CRD's group
+    // version gets a local APIService of its own (upstream's crdregistration controller).
     [
       'apiservice',
-      obj('apiregistration.k8s.io/v1', 'APIService', 'v1.kinds.example.com', { spec: { group: 'kinds.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: NS, name: 'svc' }, insecureSkipTLSVerify: true } }, false),
-      same({ spec: { group: 'kinds.example.com', groupPriorityMinimum: 100, insecureSkipTLSVerify: true, service: { name: 'svc', namespace: NS, port: 443 }, version: 'v1', versionPriority: 10 } }),
+      obj('apiregistration.k8s.io/v1', 'APIService', 'v1.aggregated.example.com', { spec: { group: 'aggregated.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: NS, name: 'svc' }, insecureSkipTLSVerify: true } }, false),
+      same({ spec: { group: 'aggregated.example.com', groupPriorityMinimum: 100, insecureSkipTLSVerify: true, service: { name: 'svc', namespace: NS, port: 443 }, version: 'v1', versionPriority: 10 } }),
     ],
     // The CSR strategy records the requesting user (kubeplane's one identity) at create.
     [

@@ -4,11 +4,13 @@
  * kubectl's strict field validation (and dropped under `--validate=false`), OpenAPI v3 value
  * validation (type, maximum, enum, pattern, required), `x-kubernetes-validations` CEL rules (message,
  * messageExpression, a transition rule on update, the rule left unchecked after a type error), and a
- * CRD whose rule does not compile refused with upstream's CRD validation message.
+ * CRD whose rule does not compile refused with upstream's CRD validation message. Then the everyday
+ * commands on custom resources — `kubectl diff`, `kubectl edit`, `-o custom-columns` — and a watch
+ * that sees the custom resources deleted with their CRD.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { removeDataDir, startKubeplane, type Kubeplane } from './harness.js';
+import { eventually, removeDataDir, replicasEditor, startKubeplane, type Kubeplane } from './harness.js';
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -59,7 +61,9 @@ const GOOD = { cronSpec: '*/5 * * * *', image: 'registry.example.com/cron:1' };
 
 describe('custom resources validated by their CRD schema, with real kubectl', { timeout: 180_000 }, () => {
   let kp: Kubeplane;
+  let removeEditor: () => void;
   before(async () => {
+    removeEditor = replicasEditor(5); // `kubectl edit` sets spec.replicas to 5
     kp = await startKubeplane({ nodes: 1 });
     await kp.kubectlOk(['apply', '-f', '-'], CRD);
     await kp.kubectlOk(['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=30s']);
@@ -67,6 +71,7 @@ describe('custom resources validated by their CRD schema, with real kubectl', { 
   after(async () => {
     await kp.stop();
     removeDataDir(kp.dataDir);
+    removeEditor();
   });
 
   /** Applies `manifest` expecting a refusal; returns kubectl's stderr, trimmed. */
@@ -145,5 +150,40 @@ describe('custom resources validated by their CRD schema, with real kubectl', { 
       stderr,
       /^The CustomResourceDefinition "widgets\.stable\.example\.com" is invalid: spec\.validation\.openAPIV3Schema\.properties\[spec\]\.properties\[size\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self\.size\(\) > \\"3\\"", Message:"size is immutable", .*\}: compilation failed: ERROR: <input>:1:13: found no matching overload for '_>_' applied to '\(int, string\)'/,
     );
+  });
+
+  test('kubectl diff, edit and custom-columns; a watch sees the custom resources go with their CRD', async () => {
+    // `good` has replicas 3 since the CEL test; the file asks for 4.
+    const diff = await kp.kubectl(['diff', '-f', '-'], cronTab('good', { ...GOOD, replicas: 4, size: 'small' }));
+    assert.equal(diff.code, 1, diff.stderr);
+    // A server-side dry run of a merge patch: without a status subresource the generation moves too.
+    assert.match(diff.stdout, /^- {2}replicas: 3$/m);
+    assert.match(diff.stdout, /^\+ {2}replicas: 4$/m);
+    assert.match(diff.stdout, /^- {2}generation: 2$/m);
+    assert.match(diff.stdout, /^\+ {2}generation: 3$/m);
+    assert.equal((await kp.kubectlOk(['edit', 'ct/good'])).trim(), 'crontab.stable.example.com/good edited');
+    assert.equal(
+      await kp.kubectlOk(['get', 'ct', '-o', 'custom-columns=NAME:.metadata.name,REPLICAS:.spec.replicas,SIZE:.spec.size', '--sort-by=.metadata.name']),
+      'NAME      REPLICAS   SIZE\ngood      5          small\nunknown   1          small\n',
+    );
+
+    const watch = kp.spawnKubectl(['get', 'ct', '--watch-only', '--output-watch-events']);
+    let events = '';
+    watch.stdout?.on('data', (d: Buffer) => (events += d.toString()));
+    try {
+      // The watch is open once kubectl has listed; a change to one object shows it is.
+      // Each try writes a new value: an unchanged one would be a no-op that no watch sees.
+      let tries = 0;
+      await eventually('the watch open', async () => {
+        await kp.kubectlOk(['annotate', 'ct', 'good', `try=${++tries}`, '--overwrite']);
+        return /^MODIFIED +good /m.test(events) ? true : undefined;
+      });
+      await kp.kubectlOk(['delete', 'crd', 'crontabs.stable.example.com']);
+      await eventually('both DELETED events', () =>
+        Promise.resolve(/^DELETED +good /m.test(events) && /^DELETED +unknown /m.test(events) ? true : undefined),
+      );
+    } finally {
+      watch.kill();
+    }
   });
 });

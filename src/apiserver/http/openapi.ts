@@ -23,6 +23,9 @@ import { swaggerFromV3, swaggerProto } from './openapi-v2.js';
 import type { GroupVersionEntry, ResourceIndex } from './resource-index.js';
 import type { SchemaDescriptions, SchemaField, SchemaSource } from './types.js';
 
+/** The request media types of a built-in kind's PATCH, as kube-apiserver's OpenAPI lists them. */
+const PATCH_REQUEST_TYPES: readonly string[] = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+
 /** A serialized document and its hash. */
 export interface OpenApiDocument {
   text: string;
@@ -338,7 +341,11 @@ class PathBuilder {
     if (has('get')) itemOps['get'] = this.operation('get', id('get'), gvk, [], objectRef);
     if (has('update')) itemOps['put'] = this.operation('put', id('put'), gvk, [dryRun, fieldManager, fieldValidation], objectRef, true);
     if (has('patch')) {
-      itemOps['patch'] = this.operation('patch', id('patch'), gvk, [dryRun, fieldManager, fieldValidation, boolParam('force', 'Force is going to "force" Apply requests.')], objectRef, true);
+      // The media types a PATCH accepts: kubectl apply and diff send a strategic merge patch only to a
+      // kind whose PATCH lists it (kubectl apply/patcher.go gvkSupportsPatchOpenAPIV3), so custom
+      // resources, which refuse it, must not list it.
+      const patchTypes = s.patchTypes ? [...s.patchTypes].sort() : PATCH_REQUEST_TYPES;
+      itemOps['patch'] = this.operation('patch', id('patch'), gvk, [dryRun, fieldManager, fieldValidation, boolParam('force', 'Force is going to "force" Apply requests.')], objectRef, true, patchTypes);
     }
     if (has('delete')) itemOps['delete'] = this.operation('delete', id('delete'), gvk, deleteParams, objectRef, true);
     this.addPath(item, [nameParam, ...nsParams], itemOps);
@@ -378,7 +385,7 @@ class PathBuilder {
     this.paths[path] = { ...ops, parameters: [...parameters, stringParam('pretty', "If 'true', then the output is pretty printed.")] };
   }
 
-  private operation(action: string, operationId: string, gvk: GVK, parameters: Json[], responseRef: Json | undefined, hasBody = false): Json {
+  private operation(action: string, operationId: string, gvk: GVK, parameters: Json[], responseRef: Json | undefined, hasBody = false, patchTypes = PATCH_REQUEST_TYPES): Json {
     const schema = responseRef ?? { type: 'object' };
     const op: Json = {
       tags: [this.tag],
@@ -392,9 +399,7 @@ class PathBuilder {
       'x-kubernetes-group-version-kind': { group: gvk.group, version: gvk.version, kind: gvk.kind },
     };
     if (hasBody && action !== 'delete' && action !== 'deletecollection') {
-      const types = action === 'patch'
-        ? ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']
-        : ['application/json', 'application/yaml'];
+      const types = action === 'patch' ? patchTypes : ['application/json', 'application/yaml'];
       op['requestBody'] = { content: Object.fromEntries(types.map((t) => [t, { schema: action === 'patch' ? { type: 'object' } : schema }])), required: true };
     }
     return op;

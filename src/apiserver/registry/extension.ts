@@ -143,4 +143,10 @@ export interface StorageExtension {
    * Must not reject (failures are the hook's to retry).
    */
   resourcesChanged?(): Promise<void>;
+  /**
+   * Resolves once the work this extension does on its own in reaction to changes it has seen is done
+   * (the CRD lifecycle's syncs: conditions, serving, cleanup); retries it scheduled for later do not
+   * count. For {@link ApiServer.settled}. Must not reject.
+   */
+  settled?(): Promise<void>;
 }

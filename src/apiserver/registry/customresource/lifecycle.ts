@@ -51,6 +51,7 @@ export function customResourceDefinitionStorage(ctx: StorageContext): StorageExt
   return {
     delete: (_namespace, name, opts) => lifecycle.markForDeletion(name, opts),
     bootstrap: () => lifecycle.start(),
+    settled: () => lifecycle.settled(),
   };
 }
 
@@ -178,6 +179,11 @@ class CrdLifecycle {
     } catch {
       // The server is closing.
     }
+  }
+
+  /** Resolves once no sync is queued or running (delayed retries aside). */
+  async settled(): Promise<void> {
+    while (this.draining) await this.draining;
   }
 
   private enqueue(name: string): void {

@@ -92,10 +92,12 @@ function condition(crd: CustomResourceDefinition | undefined, type: string): { s
   return c && { status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) };
 }
 
+/** Creates `crd`; once the server has settled (ApiServer.settled: the lifecycle's sync is done) it is Established and served. */
 async function established(t: TestServer, crd: CustomResourceDefinition): Promise<void> {
   await t.server.handle({ ...CRDS, verb: 'create', body: crd });
-  await until(async () => condition(await getCrd(t, crd.metadata?.name ?? ''), 'Established')?.status === 'True', 'Established');
-  await until(() => resourceIndexOf(t.server).get(crd.spec.group, crd.spec.versions[0]?.name ?? '', crd.spec.names.plural) !== undefined, 'served');
+  await t.server.settled();
+  assert.equal(condition(await getCrd(t, crd.metadata?.name ?? ''), 'Established')?.status, 'True');
+  assert.ok(resourceIndexOf(t.server).get(crd.spec.group, crd.spec.versions[0]?.name ?? '', crd.spec.names.plural), 'served');
 }
 
 const crontabs = (t: TestServer, req: Partial<RestRequest> & Pick<RestRequest, 'verb'>) =>
