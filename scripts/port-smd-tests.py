@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Convert structured-merge-diff v4.6.0 merge/*_test.go test tables into JSON test data.
+
+Usage: scripts/port-smd-tests.py <mirror git dir> <out dir> <test file>...
+
+Each TestCase map (`tests := map[string]TestCase{...}`) in the Go file becomes an entry
+{"function", "schema" (the typed.NewParser YAML, or null for the deduced parser), "typeName",
+"cases": {name: case}} with Go calls kept as {"call": name, "args": [...]} and composite literals
+as {"type": T, "fields": {...}} or lists, for src/machinery/merge/testing/fixture.ts to run.
+"""
+import json, re, subprocess, sys
+
+def tokenize(src):
+    toks = []
+    i = 0
+    n = len(src)
+    while i < n:
+        c = src[i]
+        if c.isspace():
+            i += 1
+        elif src.startswith('//', i):
+            i = src.index('\n', i) if '\n' in src[i:] else n
+        elif c == '`':
+            j = src.index('`', i + 1)
+            toks.append(('str', src[i + 1:j])); i = j + 1
+        elif c == '"':
+            j = i + 1
+            while src[j] != '"':
+                j += 2 if src[j] == '\\' else 1
+            toks.append(('str', json.loads(src[i:j + 1]))); i = j + 1
+        elif c.isdigit() or (c == '-' and src[i + 1].isdigit()):
+            m = re.match(r'-?[0-9.]+', src[i:]); toks.append(('num', float(m.group()) if '.' in m.group() else int(m.group()))); i += len(m.group())
+        elif c.isalpha() or c == '_' or c == '[' and src.startswith('[]', i) or c == '*' or c == '&':
+            m = re.match(r'[&*]?(\[\])?[A-Za-z_][A-Za-z_0-9.]*(\[[A-Za-z_0-9.]*\][A-Za-z_0-9.]*)?', src[i:])
+            toks.append(('id', m.group())); i += len(m.group())
+        else:
+            toks.append(('p', c)); i += 1
+    return toks
+
+class P:
+    def __init__(self, toks): self.t = toks; self.i = 0
+    def peek(self, k=0): return self.t[self.i + k] if self.i + k < len(self.t) else ('eof', None)
+    def next(self): tok = self.t[self.i]; self.i += 1; return tok
+    def expect(self, v):
+        tok = self.next()
+        assert tok[1] == v, (tok, v, self.t[self.i - 5:self.i + 5])
+    def value(self):
+        kind, v = self.peek()
+        if kind in ('str', 'num'):
+            self.next(); return v
+        if kind == 'p' and v == '{':
+            return self.composite(None)
+        if kind == 'id':
+            self.next()
+            if v in ('true', 'false'): return v == 'true'
+            if v == 'nil': return None
+            nk, nv = self.peek()
+            if nk == 'p' and nv == '(':
+                self.next(); args = []
+                while self.peek()[1] != ')':
+                    args.append(self.value())
+                    if self.peek()[1] == ',': self.next()
+                self.expect(')')
+                return {'call': v, 'args': args}
+            if nk == 'p' and nv == '{':
+                return self.composite(v)
+            return {'ident': v}
+        raise Exception(('unexpected', self.peek(), self.t[self.i - 10:self.i + 3]))
+    def composite(self, typ):
+        self.expect('{')
+        fields, items, keyed = {}, [], False
+        while self.peek()[1] != '}':
+            if self.peek(1)[1] == ':' and self.peek()[0] in ('id', 'str'):
+                k = self.next()[1]; self.next(); fields[k] = self.value(); keyed = True
+            else:
+                items.append(self.value())
+            if self.peek()[1] == ',': self.next()
+        self.expect('}')
+        if keyed:
+            return {'type': typ, 'fields': fields}
+        return {'type': typ, 'items': items}
+
+def main():
+    mirror, out_dir, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+    parsers = {'DeducedParser': {'schema': None, 'typeName': None}}
+    sources = {}
+    for f in files:
+        src = sources[f] = subprocess.check_output(['git', '-C', mirror, 'show', 'v4.6.0:' + f], text=True)
+        for m in re.finditer(r'var (\w+) = func\(\) Parser \{.*?typed\.NewParser\(`(.*?)`\).*?parser\.Type\("(\w+)"\)', src, re.S):
+            parsers[m.group(1)] = {'schema': m.group(2), 'typeName': m.group(3)}
+        for m in re.finditer(r'var (\w+) = func\(\) \*typed\.Parser \{.*?typed\.NewParser\(`(.*?)`\)', src, re.S):
+            parsers[m.group(1) + '*'] = {'schema': m.group(2), 'typeName': None}
+    for f in files:
+        src = sources[f]
+        entries = []
+        for m in re.finditer(r'func (Test\w+)\(t \*testing\.T\) \{\n\ttests := map\[string\]TestCase(\{.*?\n\t\})\n(.*?)\n\}\n', src, re.S):
+            body = m.group(3)
+            pm = re.search(r'\.Test\((\w+)\)', body)
+            sm = re.search(r'\.Test\(SameVersionParser\{T: (\w+)\.Type\("(\w+)"\)\}\)', body)
+            if sm is not None and sm.group(1) + '*' in parsers:
+                parser = {**parsers[sm.group(1) + '*'], 'typeName': sm.group(2)}
+            elif pm is not None and pm.group(1) in parsers:
+                parser = parsers[pm.group(1)]
+            else:
+                print('skip', f, m.group(1), file=sys.stderr); continue
+            cases = P(tokenize(m.group(2))).composite('map')['fields']
+            entries.append({'function': m.group(1), **parser, 'expectError': '== nil' in body, 'cases': cases})
+        name = f.split('/')[-1].replace('_test.go', '')
+        with open(f'{out_dir}/{name}.json', 'w') as fh:
+            json.dump({'source': f'sigs.k8s.io/structured-merge-diff/v4 {f} (v4.6.0)', 'tests': entries}, fh, indent=1)
+        print(f, [(e['function'], len(e['cases'])) for e in entries])
+
+main()

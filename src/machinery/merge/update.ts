@@ -1,0 +1,201 @@
+/**
+ * The Updater: who owns what after a write, and the merge of an apply. Follows
+ * sigs.k8s.io/structured-merge-diff/v4 merge/update.go (v4.6.0).
+ *
+ * - {@link Updater.update} (create, update, patch): every other manager loses the fields the write
+ *   changed or removed; the writing manager gains what changed and keeps what it had, minus what
+ *   was removed. Never conflicts.
+ * - {@link Updater.apply}: merges the configuration into the live object, makes the applier own
+ *   exactly the configuration's fields, prunes what it applied last time and no longer applies
+ *   (unless someone else owns it), and fails with {@link Conflicts} where another manager owns a
+ *   field the apply changes, unless `force`, which moves those fields to the applier.
+ *
+ * Versions: every object here is in one version; a {@link Converter} converts objects to the
+ * version a manager's set was recorded in (the default converts nothing, as upstream's test fixture's).
+ * Not ported: the ignored-fields filters and the reconciliation of sets after schema changes.
+ */
+import { FieldSet, valuesEqual, type ManagedFields, type VersionedSet } from '../fieldpath/index.js';
+import { conflictsFromManagers } from './conflict.js';
+import { ValidationErrors, type Comparison, type TypedValue } from './typed.js';
+
+/** Converts objects between API versions (merge.Converter). */
+export interface Converter {
+  /** `tv` in `version`; throws when it cannot be converted. */
+  convert(tv: TypedValue, version: string): TypedValue;
+  /** Whether a conversion error means the version no longer exists (such managers are dropped). */
+  isMissingVersionError(e: unknown): boolean;
+}
+
+/** The converter that leaves objects as they are. */
+export const identityConverter: Converter = {
+  convert: (tv) => tv,
+  isMissingVersionError: () => false,
+};
+
+/** An error from the merge machinery with upstream's wrapping text (`failed to merge config: …`). */
+function wrap(context: string, e: unknown): Error {
+  if (e instanceof ValidationErrors) return new Error(`${context}: ${e.message}`, { cause: e });
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** The result of a write: the object to persist and the new ownership. */
+export interface UpdateResult {
+  readonly object: TypedValue;
+  readonly managers: ManagedFields;
+}
+
+/** The result of an apply; `object` is undefined when the apply changes nothing (upstream returns nil). */
+export interface ApplyResult {
+  readonly object: TypedValue | undefined;
+  readonly managers: ManagedFields;
+}
+
+/** Computes ownership for writes and merges applies (merge.Updater). */
+export class Updater {
+  constructor(private readonly converter: Converter = identityConverter) {}
+
+  /** Take away from every other manager what changed; throw Conflicts first unless `force`. */
+  private updateManagers(oldObject: TypedValue, newObject: TypedValue, version: string, managersIn: ManagedFields, workflow: string, force: boolean): { managers: ManagedFields; compare: Comparison } {
+    const managers: ManagedFields = new Map(managersIn);
+    const conflicts: ManagedFields = new Map();
+    const removed: ManagedFields = new Map();
+    let compare: Comparison;
+    try {
+      compare = oldObject.compare(newObject);
+    } catch (e) {
+      throw wrap('failed to compare objects', e);
+    }
+    const versions = new Map<string, Comparison>([[version, compare]]);
+    for (const [manager, managerSet] of managers) {
+      if (manager === workflow) continue;
+      let cmp = versions.get(managerSet.apiVersion);
+      if (cmp === undefined) {
+        let vOld: TypedValue;
+        let vNew: TypedValue;
+        try {
+          vOld = this.converter.convert(oldObject, managerSet.apiVersion);
+          vNew = this.converter.convert(newObject, managerSet.apiVersion);
+        } catch (e) {
+          if (this.converter.isMissingVersionError(e)) {
+            managers.delete(manager);
+            continue;
+          }
+          throw e;
+        }
+        cmp = vOld.compare(vNew);
+        versions.set(managerSet.apiVersion, cmp);
+      }
+      const conflictSet = managerSet.set.intersection(cmp.modified.union(cmp.added));
+      if (!conflictSet.empty()) conflicts.set(manager, { set: conflictSet, apiVersion: managerSet.apiVersion, applied: false });
+      if (!cmp.removed.empty()) removed.set(manager, { set: cmp.removed, apiVersion: managerSet.apiVersion, applied: false });
+    }
+    if (!force && conflicts.size > 0) throw conflictsFromManagers(conflicts);
+    const subtract = (manager: string, s: FieldSet): void => {
+      const cur = managers.get(manager);
+      if (cur !== undefined) managers.set(manager, { set: cur.set.difference(s), apiVersion: cur.apiVersion, applied: cur.applied });
+    };
+    for (const [manager, c] of conflicts) subtract(manager, c.set);
+    for (const [manager, r] of removed) subtract(manager, r.set);
+    for (const [manager, vs] of managers) if (vs.set.empty()) managers.delete(manager);
+    return { managers, compare };
+  }
+
+  /**
+   * Record a create/update/patch by `manager` (Updater.Update): `liveObject` is the object before
+   * (an empty value for a create), `newObject` what will be persisted. Returns the new ownership;
+   * the manager's entry is an Update one (applied: false) in `version`.
+   */
+  update(liveObject: TypedValue, newObject: TypedValue, version: string, managersIn: ManagedFields, manager: string): UpdateResult {
+    const { managers, compare } = this.updateManagers(liveObject, newObject, version, managersIn, manager, true);
+    const mine = managers.get(manager)?.set ?? new FieldSet();
+    const set = mine.difference(compare.removed).union(compare.modified).union(compare.added);
+    if (set.empty()) managers.delete(manager);
+    else managers.set(manager, { set, apiVersion: version, applied: false });
+    return { object: newObject, managers };
+  }
+
+  /**
+   * Apply `configObject` for `manager` (Updater.Apply): merge it into `liveObject`, give the manager
+   * the configuration's field set (applied: true), prune what it applied last time and no longer
+   * does, then take changed fields from other managers. Throws {@link Conflicts} when other managers
+   * own changed fields and `force` is false; `Error('failed to merge config: …')` when the
+   * configuration does not fit the schema (duplicate keys …).
+   */
+  apply(liveObject: TypedValue, configObject: TypedValue, version: string, managersIn: ManagedFields, manager: string, force: boolean): ApplyResult {
+    const managers: ManagedFields = new Map(managersIn);
+    let newObject: TypedValue;
+    try {
+      newObject = liveObject.merge(configObject);
+    } catch (e) {
+      throw wrap('failed to merge config', e);
+    }
+    const lastSet = managers.get(manager);
+    let set: FieldSet;
+    try {
+      set = configObject.toFieldSet();
+    } catch (e) {
+      throw wrap('failed to get field set', e);
+    }
+    managers.set(manager, { set, apiVersion: version, applied: true });
+    newObject = this.prune(newObject, managers, manager, lastSet);
+    const updated = this.updateManagers(liveObject, newObject, version, managers, manager, force);
+    const same = valuesEqual(liveObject.value ?? null, newObject.value ?? null);
+    return { object: same ? undefined : newObject, managers: updated.managers };
+  }
+
+  /** Remove what `applyingManager` applied last time and not this time, unless another manager owns it (Updater.prune). */
+  private prune(merged: TypedValue, managers: ManagedFields, applyingManager: string, lastSet: VersionedSet | undefined): TypedValue {
+    if (lastSet === undefined || lastSet.set.empty()) return merged;
+    const version = lastSet.apiVersion;
+    let converted: TypedValue;
+    try {
+      converted = this.converter.convert(merged, version);
+    } catch (e) {
+      if (this.converter.isMissingVersionError(e)) return merged;
+      throw e;
+    }
+    let pruned = converted.removeItems(converted.ensureNamedFieldsAreMembers(lastSet.set));
+    pruned = this.addBackOwnedItems(converted, pruned, version, managers);
+    pruned = this.addBackDanglingItems(converted, pruned, lastSet);
+    return this.converter.convert(pruned, managers.get(applyingManager)?.apiVersion ?? version);
+  }
+
+  /** Put back what prune removed but some manager (the applier's new config included) owns (addBackOwnedItems). */
+  private addBackOwnedItems(mergedIn: TypedValue, prunedIn: TypedValue, prunedVersion: string, managers: ManagedFields): TypedValue {
+    const managedAtVersion = new Map<string, FieldSet>();
+    for (const vs of managers.values()) managedAtVersion.set(vs.apiVersion, (managedAtVersion.get(vs.apiVersion) ?? new FieldSet()).union(vs.set));
+    let merged = mergedIn;
+    let pruned = prunedIn;
+    // The pruned version first, as upstream does, so conversion sees the fields it needs.
+    const order = [...managedAtVersion.keys()].sort((a, b) => (a === prunedVersion ? -1 : b === prunedVersion ? 1 : 0));
+    for (const version of order) {
+      const managed = managedAtVersion.get(version) ?? new FieldSet();
+      try {
+        merged = this.converter.convert(merged, version);
+        pruned = this.converter.convert(pruned, version);
+      } catch (e) {
+        if (this.converter.isMissingVersionError(e)) continue;
+        throw e;
+      }
+      const mergedSet = merged.toFieldSet();
+      const prunedSet = pruned.toFieldSet();
+      pruned = merged.removeItems(merged.ensureNamedFieldsAreMembers(mergedSet).difference(merged.ensureNamedFieldsAreMembers(prunedSet).union(merged.ensureNamedFieldsAreMembers(managed))));
+    }
+    return pruned;
+  }
+
+  /** Keep only removals of items the applier itself owned last time (addBackDanglingItems). */
+  private addBackDanglingItems(merged: TypedValue, pruned: TypedValue, lastSet: VersionedSet): TypedValue {
+    let convertedPruned: TypedValue;
+    try {
+      convertedPruned = this.converter.convert(pruned, lastSet.apiVersion);
+    } catch (e) {
+      if (this.converter.isMissingVersionError(e)) return merged;
+      throw e;
+    }
+    const prunedSet = merged.ensureNamedFieldsAreMembers(convertedPruned.toFieldSet());
+    const mergedSet = merged.ensureNamedFieldsAreMembers(merged.toFieldSet());
+    const last = merged.ensureNamedFieldsAreMembers(lastSet.set);
+    return merged.removeItems(mergedSet.difference(prunedSet).intersection(last));
+  }
+}
