@@ -83,13 +83,25 @@ class P:
 def main():
     mirror, out_dir, files = sys.argv[1], sys.argv[2], sys.argv[3:]
     parsers = {'DeducedParser': {'schema': None, 'typeName': None}}
+    if '--parsers-from' in files:
+        at = files.index('--parsers-from'); extra = files[at + 1:]; files = files[:at]
+    else:
+        extra = []
+    for f in extra:
+        src = subprocess.check_output(['git', '-C', mirror, 'show', 'v4.6.0:' + f], text=True)
+        for m in re.finditer(r'var (\w+) = func\(\) Parser \{(?:(?!\nvar ).)*?typed\.NewParser\(`(.*?)`\)(?:(?!\nvar ).)*?parser\.Type\("(\w+)"\)', src, re.S):
+            parsers[m.group(1)] = {'schema': m.group(2), 'typeName': m.group(3)}
     sources = {}
     for f in files:
         src = sources[f] = subprocess.check_output(['git', '-C', mirror, 'show', 'v4.6.0:' + f], text=True)
-        for m in re.finditer(r'var (\w+) = func\(\) Parser \{.*?typed\.NewParser\(`(.*?)`\).*?parser\.Type\("(\w+)"\)', src, re.S):
+        for m in re.finditer(r'var (\w+) = func\(\) Parser \{(?:(?!\nvar ).)*?typed\.NewParser\(`(.*?)`\)(?:(?!\nvar ).)*?parser\.Type\("(\w+)"\)', src, re.S):
             parsers[m.group(1)] = {'schema': m.group(2), 'typeName': m.group(3)}
-        for m in re.finditer(r'var (\w+) = func\(\) \*typed\.Parser \{.*?typed\.NewParser\(`(.*?)`\)', src, re.S):
+        for m in re.finditer(r'var (\w+) = func\(\) \*typed\.Parser \{(?:(?!\nvar ).)*?typed\.NewParser\(`(.*?)`\)', src, re.S):
             parsers[m.group(1) + '*'] = {'schema': m.group(2), 'typeName': None}
+        for m in re.finditer(r'var (\w+) = func\(\) Parser \{((?:(?!\nvar ).)*?)\n\}\(\)', src, re.S):
+            nm = re.search(r'typed\.NewParser\(`(.*?)`\)', m.group(2), re.S)
+            if nm is not None and 'return parser' in m.group(2):
+                parsers[m.group(1) + '*'] = {'schema': nm.group(1), 'typeName': None}
     for f in files:
         src = sources[f]
         entries = []
@@ -101,6 +113,9 @@ def main():
                 parser = {**parsers[sm.group(1) + '*'], 'typeName': sm.group(2)}
             elif pm is not None and pm.group(1) in parsers:
                 parser = parsers[pm.group(1)]
+            elif pm is not None and pm.group(1) + '*' in parsers:
+                # A *typed.Parser used as the fixture's Parser: each operation's APIVersion names its type.
+                parser = {**parsers[pm.group(1) + '*'], 'typeName': None, 'typePerVersion': True}
             else:
                 print('skip', f, m.group(1), file=sys.stderr); continue
             cases = P(tokenize(m.group(2))).composite('map')['fields']

@@ -25,22 +25,30 @@ export function parseYaml(text: string): Value {
   return v === undefined ? null : v;
 }
 
-/** Builds typed values of one type (upstream ParseableType). */
+/**
+ * Builds typed values (upstream fixture.Parser): of one type whatever the version (SameVersionParser),
+ * or, when `typeRef` is undefined, of the type named like the version (a bare typed.Parser).
+ */
 export class Parser {
   constructor(
     readonly schema: Schema,
-    readonly typeRef: TypeRef,
+    private readonly typeRef: TypeRef | undefined,
   ) {}
 
-  /** A parser of the upstream schema YAML's type `typeName`, or the deduced type when `schemaYaml` is null. */
+  /** A parser of the upstream schema YAML's type `typeName` (each version's own type when null), or the deduced type when `schemaYaml` is null. */
   static of(schemaYaml: string | null, typeName: string | null): Parser {
-    if (schemaYaml === null || typeName === null) return new Parser(schemaFromDocument({ types: [] }), deducedTypeRef);
-    return new Parser(schemaFromDocument(parse(schemaYaml) as { types: { name: string }[] }), { namedType: typeName });
+    if (schemaYaml === null) return new Parser(schemaFromDocument({ types: [] }), deducedTypeRef);
+    return new Parser(schemaFromDocument(parse(schemaYaml) as { types: { name: string }[] }), typeName === null ? undefined : { namedType: typeName });
   }
 
-  /** A validated typed value of `yaml` (FromYAML); `allowDuplicates` as for live objects. */
-  fromYaml(yaml: string, allowDuplicates = false): TypedValue {
-    const tv = new TypedValue(parseYaml(yaml), this.schema, this.typeRef);
+  /** The type of objects in `version`. */
+  typeFor(version: string): TypeRef {
+    return this.typeRef ?? { namedType: version };
+  }
+
+  /** A validated typed value of `yaml` in `version` (FromYAML); `allowDuplicates` as for live objects. */
+  fromYaml(yaml: string, version: string, allowDuplicates = false): TypedValue {
+    const tv = new TypedValue(parseYaml(yaml), this.schema, this.typeFor(version));
     tv.validate({ allowDuplicates });
     return tv;
   }
@@ -54,21 +62,21 @@ export class State {
 
   constructor(readonly parser: Parser) {}
 
-  private liveOrEmpty(): TypedValue {
-    this.live ??= new TypedValue(null, this.parser.schema, this.parser.typeRef);
-    return this.live;
+  /** The live object (empty at first) in `version`: the fixture's converter only relabels the type. */
+  private liveIn(version: string): TypedValue {
+    return new TypedValue(this.live?.value ?? null, this.parser.schema, this.parser.typeFor(version));
   }
 
   update(yaml: string, version: string, manager: string): void {
-    const tv = this.parser.fromYaml(yaml, true);
-    const r = this.updater.update(this.liveOrEmpty(), tv, version, this.managers, manager);
+    const tv = this.parser.fromYaml(yaml, version, true);
+    const r = this.updater.update(this.liveIn(version), tv, version, this.managers, manager);
     this.live = r.object;
     this.managers = r.managers;
   }
 
   apply(yaml: string, version: string, manager: string, force: boolean): void {
-    const tv = this.parser.fromYaml(yaml);
-    const r = this.updater.apply(this.liveOrEmpty(), tv, version, this.managers, manager, force);
+    const tv = this.parser.fromYaml(yaml, version);
+    const r = this.updater.apply(this.liveIn(version), tv, version, this.managers, manager, force);
     this.managers = r.managers;
     if (r.object !== undefined) this.live = r.object;
   }
@@ -171,7 +179,7 @@ export function runCase(parser: Parser, tc: GoData): void {
   });
   const want = str(fields.Object);
   if (want !== '') {
-    const expected = parser.fromYaml(want, true).value;
+    const expected = parser.fromYaml(want, str(fields.APIVersion), true).value;
     assert.deepEqual(state.live?.value ?? null, expected, 'live object');
   }
   if (fields.Managed !== undefined) {
@@ -185,5 +193,5 @@ export function runCase(parser: Parser, tc: GoData): void {
 /** The JSON of one converted upstream test file. */
 export interface PortedFile {
   source: string;
-  tests: { function: string; schema: string | null; typeName: string | null; expectError?: boolean; cases: Record<string, GoData> }[];
+  tests: { function: string; schema: string | null; typeName: string | null; typePerVersion?: boolean; expectError?: boolean; cases: Record<string, GoData> }[];
 }
