@@ -77,7 +77,8 @@ export function printManager(manager: string): string {
   let out = quote(str(entry.manager));
   if (str(entry.subresource) !== '') out += ` with subresource ${quote(str(entry.subresource))}`;
   if (entry.operation === 'Update') {
-    const time = str(entry.time);
+    // metav1.Time prints as RFC 3339 in UTC, whole seconds.
+    const time = str(entry.time).replace(/\.\d+Z$/, 'Z');
     return time === '' ? `${out} using ${str(entry.apiVersion)}` : `${out} using ${str(entry.apiVersion)} at ${time}`;
   }
   return out;
@@ -93,4 +94,16 @@ export function applyConflictMessage(conflicts: readonly Conflict[]): string {
   if (conflicts.length === 1 && first !== undefined) return `Apply failed with 1 conflict: conflict with ${printManager(first.manager)}: ${pathString(first.path)}`;
   const lines = grouped(conflicts).flatMap(([manager, paths]) => [`conflicts with ${printManager(manager)}:`, ...paths.map((p) => `- ${pathString(p)}`)]);
   return `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+}
+
+/** One cause of the API server's 409 for an apply conflict (metav1.StatusCause of type FieldManagerConflict). */
+export interface ConflictCause {
+  readonly type: 'FieldManagerConflict';
+  readonly message: string;
+  readonly field: string;
+}
+
+/** The causes of the API server's 409, one per conflict in order (NewConflictError): `conflict with "foo" using v1`, field `.spec.replicas`. */
+export function conflictCauses(conflicts: readonly Conflict[]): ConflictCause[] {
+  return conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with ${printManager(c.manager)}`, field: pathString(c.path) }));
 }

@@ -91,3 +91,50 @@ export function typeRefFor(typeName: string): TypeRef {
   if (builtinSchema().findNamedType(typeName) === undefined) throw new Error(`no type found matching: ${typeName}`);
   return { namedType: typeName };
 }
+
+/** A scalar's zero value as encoding/json writes it (IntOrString writes 0, Quantity "0", Time null). */
+function zeroScalar(type: string): Value {
+  switch (type) {
+    case 'string':
+      return '';
+    case 'int32':
+    case 'int64':
+    case 'number':
+    case 'IntOrString':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'Quantity':
+      return '0';
+    default:
+      return null;
+  }
+}
+
+/** Whether encoding/json's `omitempty` drops a zero field of this kind (it never drops a struct). */
+function omittedWhenZero(f: FieldSchema): boolean {
+  if (f.omitempty !== true) return false;
+  if (f.pointer === true || f.list === true || f.map === true) return true;
+  return ['string', 'bytes', 'int32', 'int64', 'number', 'boolean'].includes(f.type);
+}
+
+/**
+ * The zero value of a built-in struct type as the API server's typed conversion sees it: what
+ * encoding/json writes for the Go zero value (`metadata: {creationTimestamp: null}`, `spec: {…}`
+ * with every non-pointer struct present, nil pointers, maps and lists omitted or null). Upstream's
+ * field manager compares a created object against this (the `New()` of its type), which is why a
+ * created Deployment's Update set has `f:spec` without `.` (it existed, empty) but `f:rollingUpdate`
+ * with it (a nil pointer before). Unknown names give `{}`.
+ */
+export function zeroObject(typeName: string): Record<string, Value> {
+  const t = lookupType(typeName);
+  const out: Record<string, Value> = {};
+  if (t === undefined) return out;
+  for (const [name, f] of Object.entries(t.fields)) {
+    if (omittedWhenZero(f)) continue;
+    if (f.pointer === true || f.list === true || f.map === true || f.type === 'bytes') out[name] = null;
+    else if (scalarTypes[f.type] !== undefined || f.type === 'any') out[name] = zeroScalar(f.type);
+    else out[name] = zeroObject(f.type);
+  }
+  return out;
+}
