@@ -15,6 +15,7 @@
  */
 import { lookupType, type FieldSchema } from '../../api/schema/index.js';
 import type { Value } from '../fieldpath/index.js';
+import { OMITTABLE_SCALARS, zeroValue } from '../serializer/index.js';
 import { DEDUCED_TYPE, Schema, type Atom, type ElementRelationship, type ScalarType, type StructField, type TypeRef } from './schema.js';
 
 const scalarTypes: Record<string, ScalarType> = {
@@ -92,30 +93,11 @@ export function typeRefFor(typeName: string): TypeRef {
   return { namedType: typeName };
 }
 
-/** A scalar's zero value as encoding/json writes it (IntOrString writes 0, Quantity "0", Time null). */
-function zeroScalar(type: string): Value {
-  switch (type) {
-    case 'string':
-      return '';
-    case 'int32':
-    case 'int64':
-    case 'number':
-    case 'IntOrString':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'Quantity':
-      return '0';
-    default:
-      return null;
-  }
-}
-
 /** Whether encoding/json's `omitempty` drops a zero field of this kind (it never drops a struct). */
 function omittedWhenZero(f: FieldSchema): boolean {
   if (f.omitempty !== true) return false;
   if (f.pointer === true || f.list === true || f.map === true) return true;
-  return ['string', 'bytes', 'int32', 'int64', 'number', 'boolean'].includes(f.type);
+  return OMITTABLE_SCALARS.has(f.type);
 }
 
 /**
@@ -133,7 +115,8 @@ export function zeroObject(typeName: string): Record<string, Value> {
   for (const [name, f] of Object.entries(t.fields)) {
     if (omittedWhenZero(f)) continue;
     if (f.pointer === true || f.list === true || f.map === true || f.type === 'bytes') out[name] = null;
-    else if (scalarTypes[f.type] !== undefined || f.type === 'any') out[name] = zeroScalar(f.type);
+    // Time and free-form values encode their zero as null.
+    else if (scalarTypes[f.type] !== undefined || f.type === 'any') out[name] = (zeroValue(f.type) as Value | undefined) ?? null;
     else out[name] = zeroObject(f.type);
   }
   return out;
