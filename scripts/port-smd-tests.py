@@ -80,8 +80,36 @@ class P:
             return {'type': typ, 'fields': fields}
         return {'type': typ, 'items': items}
 
+def resolve_idents(x, strings):
+    if isinstance(x, dict):
+        if 'ident' in x and x['ident'] in strings:
+            return strings[x['ident']]
+        if x.get('call') == 'typed.YAMLObject' and len(x['args']) == 1:
+            return resolve_idents(x['args'][0], strings)
+        return {k: resolve_idents(v, strings) for k, v in x.items()}
+    if isinstance(x, list):
+        return [resolve_idents(v, strings) for v in x]
+    return x
+
+def dump_vars(mirror, out_dir, f, names):
+    """`--vars typed/merge_test.go mergeCases ...`: the named package-level table variables of a typed/ test file."""
+    src = subprocess.check_output(['git', '-C', mirror, 'show', 'v4.6.0:' + f], text=True)
+    strings = {m.group(1): m.group(2) for m in re.finditer(r'\nvar (\w+) = `(.*?)`', src, re.S)}
+    out = {}
+    for name in names:
+        m = re.search(r'\nvar ' + name + r' = ([^{\n]*)\{', src)
+        p = P(tokenize(src[m.end() - 1:]))
+        out[name] = resolve_idents(p.composite(m.group(1).strip()), strings)
+    base = f.split('/')[-1].replace('_test.go', '')
+    with open(f'{out_dir}/typed_{base}.json', 'w') as fh:
+        json.dump({'source': f'sigs.k8s.io/structured-merge-diff/v4 {f} (v4.6.0)', 'vars': out}, fh, indent=1)
+    print(f, {k: len(v.get('items', [])) for k, v in out.items()})
+
 def main():
     mirror, out_dir, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if files[0] == '--vars':
+        dump_vars(mirror, out_dir, files[1], files[2:])
+        return
     parsers = {'DeducedParser': {'schema': None, 'typeName': None}}
     if '--parsers-from' in files:
         at = files.index('--parsers-from'); extra = files[at + 1:]; files = files[:at]

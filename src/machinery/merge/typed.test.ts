@@ -1,0 +1,105 @@
+/**
+ * structured-merge-diff's typed/ test tables (v4.6.0), converted by
+ * `scripts/port-smd-tests.py --vars`: typed/merge_test.go (mergeCases), typed/symdiff_test.go
+ * (symdiffCases, with upstream's reverse check), typed/toset_test.go (fieldsetCases),
+ * typed/remove_test.go (removeCases, RemoveItems only: ExtractItems is not ported) and
+ * typed/validate_test.go (validationCases).
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FieldSet, Value } from '../fieldpath/index.js';
+import merge from './testdata/typed_merge.json' with { type: 'json' };
+import remove from './testdata/typed_remove.json' with { type: 'json' };
+import symdiff from './testdata/typed_symdiff.json' with { type: 'json' };
+import toset from './testdata/typed_toset.json' with { type: 'json' };
+import validate from './testdata/typed_validate.json' with { type: 'json' };
+import { evaluate, fieldsOf, itemsOf, Parser, type GoData } from './testing/fixture.js';
+
+/** A field of a Go struct literal, written keyed (`lhs: …`) or positionally (`{…, …}`). */
+function part(lit: GoData, name: string, index: number): GoData {
+  const f = fieldsOf(lit);
+  if (Object.hasOwn(f, name)) return f[name] ?? null;
+  return itemsOf(lit)[index] ?? null;
+}
+
+const text = (d: GoData): string => (typeof d === 'string' ? d : '');
+const setOf = (d: GoData): FieldSet => evaluate(d) as FieldSet;
+
+/** Each table case with its parser. */
+function cases(file: { vars: Record<string, unknown> }, name: string): { name: string; parser: Parser; lit: GoData }[] {
+  return itemsOf(file.vars[name] as GoData).map((c) => ({ name: text(part(c, 'name', 0)), parser: Parser.of(text(part(c, 'schema', 2)), text(part(c, 'rootTypeName', 1))), lit: c }));
+}
+
+describe('typed/merge_test.go TestMerge', () => {
+  for (const c of cases(merge, 'mergeCases')) {
+    itemsOf(part(c.lit, 'triplets', 3)).forEach((t, i) => {
+      test(`${c.name}-valid-${i}`, () => {
+        const lhs = c.parser.fromYaml(text(part(t, 'lhs', 0)), '', true);
+        const rhs = c.parser.fromYaml(text(part(t, 'rhs', 1)), '');
+        const out = c.parser.fromYaml(text(part(t, 'out', 2)), '', true);
+        assert.deepEqual(lhs.merge(rhs).value, out.value);
+      });
+    });
+  }
+});
+
+describe('typed/symdiff_test.go TestSymdiff', () => {
+  for (const c of cases(symdiff, 'symdiffCases')) {
+    itemsOf(part(c.lit, 'quints', 3)).forEach((q, i) => {
+      test(`${c.name}-valid-${i}`, () => {
+        const lhs = c.parser.fromYaml(text(part(q, 'lhs', 0)), '', true);
+        const rhs = c.parser.fromYaml(text(part(q, 'rhs', 1)), '', true);
+        const got = lhs.compare(rhs);
+        const want = { removed: setOf(part(q, 'removed', 2)), modified: setOf(part(q, 'modified', 3)), added: setOf(part(q, 'added', 4)) };
+        for (const k of ['added', 'modified', 'removed'] as const) assert.ok(got[k].equals(want[k]), `${k}: want\n${want[k].toString()}\ngot\n${got[k].toString()}`);
+        const rev = rhs.compare(lhs);
+        assert.ok(rev.modified.equals(got.modified), 'reverse modified');
+        assert.ok(rev.removed.equals(got.added), 'reverse removed');
+        assert.ok(rev.added.equals(got.removed), 'reverse added');
+      });
+    });
+  }
+});
+
+describe('typed/toset_test.go TestToFieldSet', () => {
+  for (const c of cases(toset, 'fieldsetCases')) {
+    itemsOf(part(c.lit, 'pairs', 3)).forEach((p, i) => {
+      test(`${c.name}-${i}`, () => {
+        const got = c.parser.fromYaml(text(part(p, 'object', 0)), '', true).toFieldSet();
+        const want = setOf(part(p, 'set', 1));
+        assert.ok(got.equals(want), `want\n${want.toString()}\ngot\n${got.toString()}`);
+      });
+    });
+  }
+});
+
+describe('typed/remove_test.go TestRemove (RemoveItems)', () => {
+  for (const c of cases(remove, 'removeCases')) {
+    itemsOf(part(c.lit, 'quadruplets', 3)).forEach((q, i) => {
+      const removeOutput = text(part(q, 'removeOutput', 2));
+      if (removeOutput === 'unparseable') return;
+      test(`${c.name}-valid-${i}`, () => {
+        const tv = c.parser.fromYaml(text(part(q, 'object', 0)), '');
+        const want: Value | undefined = c.parser.fromYaml(removeOutput, '').value;
+        assert.deepEqual(tv.removeItems(setOf(part(q, 'set', 1))).value, want);
+      });
+    });
+  }
+});
+
+describe('typed/validate_test.go TestSchemaValidation', () => {
+  for (const c of cases(validate, 'validationCases')) {
+    itemsOf(part(c.lit, 'validObjects', 3)).forEach((o, i) => {
+      test(`${c.name}-valid-${i}`, () => void c.parser.fromYaml(text(o), ''));
+    });
+    itemsOf(part(c.lit, 'invalidObjects', 4)).forEach((o, i) => {
+      test(`${c.name}-invalid-${i}`, () => assert.throws(() => c.parser.fromYaml(text(o), ''), (e: Error) => !e.message.includes('invalid atom')));
+    });
+    itemsOf(part(c.lit, 'duplicatesObjects', 5)).forEach((o, i) => {
+      test(`${c.name}-duplicates-${i}`, () => {
+        assert.throws(() => c.parser.fromYaml(text(o), ''), (e: Error) => !e.message.includes('invalid atom'));
+        c.parser.fromYaml(text(o), '', true);
+      });
+    });
+  }
+});
