@@ -133,8 +133,14 @@ def main():
     for f in files:
         src = sources[f]
         entries = []
-        for m in re.finditer(r'func (Test\w+)\(t \*testing\.T\) \{\n\ttests := map\[string\]TestCase(\{.*?\n\t\})\n(.*?)\n\}\n', src, re.S):
+        for m in re.finditer(r'func ([tT]est\w+)\(t \*testing\.T(?:, v1, v2, v3 fieldpath\.APIVersion)?\) \{\n\ttests := map\[string\]TestCase(\{.*?\n\t\})\n(.*?)\n\}\n', src, re.S):
             body = m.group(3)
+            cm = re.search(r'(renamingConverter)\{(\w+)\}', body)
+            if cm is not None and cm.group(2) + '*' in parsers:
+                parser = {**parsers[cm.group(2) + '*'], 'typeName': None, 'converter': cm.group(1)}
+                cases = P(tokenize(m.group(2))).composite('map')['fields']
+                entries.append({'function': m.group(1), **parser, 'versionCombinations': ', v1, v2, v3' in m.group(0).split('\n')[0], 'cases': cases})
+                continue
             pm = re.search(r'\.Test\((\w+)\)', body)
             sm = re.search(r'\.Test\(SameVersionParser\{T: (\w+)\.Type\("(\w+)"\)\}\)', body)
             if sm is not None and sm.group(1) + '*' in parsers:

@@ -1,7 +1,7 @@
 /**
  * structured-merge-diff's own merge test tables, converted by scripts/port-smd-tests.py from
  * sigs.k8s.io/structured-merge-diff/v4 v4.6.0 merge/leaf_test.go, set_test.go, key_test.go,
- * nested_test.go, deduced_test.go, multiple_appliers_test.go (the same-version tables),
+ * nested_test.go, deduced_test.go, multiple_appliers_test.go (all but the tables with the repeating and reliant-fields converters),
  * duplicates_test.go, default_keys_test.go and preserve_unknown_test.go, and run through the fixture of
  * internal/fixture/state.go (testing/fixture.ts). Each test is named `<file> <Go test> <case>`.
  */
@@ -16,7 +16,7 @@ import multipleAppliers from './testdata/multiple_appliers.json' with { type: 'j
 import nested from './testdata/nested.json' with { type: 'json' };
 import preserveUnknown from './testdata/preserve_unknown.json' with { type: 'json' };
 import set from './testdata/set.json' with { type: 'json' };
-import { Parser, runCase, type PortedFile } from './testing/fixture.js';
+import { Parser, renamingConverter, runCase, type PortedFile } from './testing/fixture.js';
 
 const files = [leaf, set, key, nested, deduced, multipleAppliers, duplicates, defaultKeys, preserveUnknown] as unknown as PortedFile[];
 
@@ -24,9 +24,16 @@ for (const file of files) {
   describe(file.source, () => {
     for (const t of file.tests) {
       const parser = Parser.of(t.schema, t.typeName);
-      for (const [name, tc] of Object.entries(t.cases)) {
-        // Upstream's *Errors tables only require the case to fail.
-        test(`${t.function} ${name}`, () => (t.expectError === true ? assert.throws(() => runCase(parser, tc)) : runCase(parser, tc)));
+      const converter = t.converter === 'renamingConverter' ? renamingConverter(parser) : undefined;
+      // Tables written for versions v1, v2, v3 run for every combination, as upstream's loops do.
+      const versions = ['v1', 'v2', 'v3'];
+      const envs = t.versionCombinations === true ? versions.flatMap((v1) => versions.flatMap((v2) => versions.map((v3) => ({ v1, v2, v3 })))) : [{}];
+      for (const env of envs) {
+        const suffix = Object.values(env).length > 0 ? ` ${Object.values(env).join('-')}` : '';
+        for (const [name, tc] of Object.entries(t.cases)) {
+          // Upstream's *Errors tables only require the case to fail.
+          test(`${t.function}${suffix} ${name}`, () => (t.expectError === true ? assert.throws(() => runCase(parser, tc, converter, env)) : runCase(parser, tc, converter, env)));
+        }
       }
     }
   });

@@ -13,7 +13,7 @@ import { FieldSet, keyByFields, makePath, managedFieldsDifference, type ManagedF
 import { Conflicts, type Conflict } from '../conflict.js';
 import { deducedTypeRef, schemaFromDocument, type Schema, type TypeRef } from '../schema.js';
 import { TypedValue } from '../typed.js';
-import { Updater } from '../update.js';
+import { identityConverter, Updater, type Converter } from '../update.js';
 
 /** Strip the indentation of the first non-empty line from every line (upstream FixTabsOrDie), then parse the YAML. */
 export function parseYaml(text: string): Value {
@@ -61,17 +61,46 @@ export class Parser {
   }
 }
 
+/** Renames `x_<old>` keys to `x_<new>` at every depth (multiple_appliers_test.go renameFields). */
+function renameFields(v: Value, oldSuffix: string, newSuffix: string): Value {
+  if (Array.isArray(v)) return v.map((x) => renameFields(x, oldSuffix, newSuffix));
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.endsWith(oldSuffix) ? k.slice(0, k.length - oldSuffix.length) + newSuffix : k, renameFields(x, oldSuffix, newSuffix)]));
+}
+
+/**
+ * multiple_appliers_test.go's renamingConverter: each version is its own type, named like the
+ * version, whose version-specific fields end in the version (`scalarField_v1` ↔ `scalarField_v2`).
+ */
+export function renamingConverter(parser: Parser): Converter {
+  return {
+    convert: (tv, version) => {
+      const out = new TypedValue(renameFields(tv.value ?? null, tv.typeRef.namedType ?? '', version), parser.schema, parser.typeFor(version));
+      out.validate();
+      return out;
+    },
+    isMissingVersionError: () => false,
+  };
+}
+
 /** A live object and who owns what (fixture.State). */
 export class State {
   live: TypedValue | undefined;
   managers: ManagedFields = new Map();
-  readonly updater = new Updater();
+  readonly updater: Updater;
 
-  constructor(readonly parser: Parser) {}
+  constructor(
+    readonly parser: Parser,
+    private readonly converter: Converter = identityConverter,
+  ) {
+    this.updater = new Updater(converter);
+  }
 
-  /** The live object (empty at first) in `version`: the fixture's converter only relabels the type. */
-  private liveIn(version: string): TypedValue {
-    return new TypedValue(this.live?.value ?? null, this.parser.schema, this.parser.typeFor(version));
+  /** The live object (empty at first) in `version` (upstream checkInit and the converter; the default converter only relabels the type). */
+  liveIn(version: string): TypedValue {
+    if (this.live === undefined) return new TypedValue(null, this.parser.schema, this.parser.typeFor(version));
+    if (this.converter === identityConverter) return new TypedValue(this.live.value ?? null, this.parser.schema, this.parser.typeFor(version));
+    return this.converter.convert(this.live, version);
   }
 
   update(yaml: string, version: string, manager: string): void {
@@ -90,7 +119,11 @@ export class State {
 }
 
 /** A Go value of the converted test tables. */
-export type GoData = string | number | boolean | null | GoCall | GoComposite | GoData[];
+export type GoData = string | number | boolean | null | GoCall | GoComposite | GoIdent | GoData[];
+/** A variable of the Go test (the versions v1, v2, v3 of the version-combination tables). */
+interface GoIdent {
+  ident: string;
+}
 interface GoCall {
   call: string;
   args: GoData[];
@@ -99,6 +132,10 @@ interface GoComposite {
   type: string | null;
   fields?: Record<string, GoData>;
   items?: GoData[];
+}
+
+function isIdent(d: GoData): d is GoIdent {
+  return typeof d === 'object' && d !== null && !Array.isArray(d) && 'ident' in d;
 }
 
 function isCall(d: GoData): d is GoCall {
@@ -110,10 +147,21 @@ function isComposite(d: GoData): d is GoComposite {
 }
 
 /** Interpret a Go expression of the tables: paths, sets, keys, values, versioned sets. */
-export function evaluate(d: GoData): unknown {
+export function evaluate(d: GoData, env: Record<string, string> = {}): unknown {
+  if (isIdent(d)) {
+    const v = env[d.ident];
+    if (v === undefined) throw new Error(`unbound identifier ${d.ident}`);
+    return v;
+  }
   if (!isCall(d)) return d;
-  const args = d.args.map(evaluate);
+  const args = d.args.map((a) => evaluate(a, env));
   switch (d.call) {
+    case 'typed.YAMLObject':
+      return args[0];
+    case 'fmt.Sprintf': {
+      let i = 1;
+      return String(args[0]).replace(/%[sv]/g, () => String(args[i++]));
+    }
     case '_P':
     case 'fieldpath.MakePathOrDie':
       return makePath(...(args as PathPart[]));
@@ -140,8 +188,12 @@ export function itemsOf(d: GoData | undefined): GoData[] {
   return d !== undefined && isComposite(d) ? (d.items ?? []) : [];
 }
 
-function str(d: GoData | undefined): string {
-  return typeof d === 'string' ? d : '';
+/** A string-valued expression (a literal, a version variable, a Sprintf). */
+function strIn(env: Record<string, string>): (d: GoData | undefined) => string {
+  return (d) => {
+    const v = d === undefined ? '' : evaluate(d, env);
+    return typeof v === 'string' ? v : '';
+  };
 }
 
 function sameConflicts(got: readonly Conflict[], want: readonly Conflict[]): boolean {
@@ -152,9 +204,10 @@ function sameConflicts(got: readonly Conflict[], want: readonly Conflict[]): boo
 }
 
 /** Run one converted upstream test case (TestCase.Test); throws an assertion error naming the failed step. */
-export function runCase(parser: Parser, tc: GoData): void {
+export function runCase(parser: Parser, tc: GoData, converter?: Converter, env: Record<string, string> = {}): void {
+  const str = strIn(env);
   const fields = fieldsOf(tc);
-  const state = new State(parser);
+  const state = new State(parser, converter);
   itemsOf(fields.Ops).forEach((op, i) => {
     if (!isComposite(op)) throw new Error(`operation ${i} is not a literal`);
     const f = op.fields ?? {};
@@ -163,7 +216,7 @@ export function runCase(parser: Parser, tc: GoData): void {
     const object = str(f.Object);
     switch (op.type) {
       case 'Apply': {
-        const wanted = f.Conflicts === undefined ? undefined : itemsOf(f.Conflicts).map((c): Conflict => ({ manager: str(fieldsOf(c).Manager), path: evaluate(fieldsOf(c).Path ?? null) as Path }));
+        const wanted = f.Conflicts === undefined ? undefined : itemsOf(f.Conflicts).map((c): Conflict => ({ manager: str(fieldsOf(c).Manager), path: evaluate(fieldsOf(c).Path ?? null, env) as Path }));
         try {
           state.apply(object, version, manager, false);
           if (wanted !== undefined && wanted.length > 0) assert.fail(`operation ${i}: expected conflicts, got none`);
@@ -186,11 +239,12 @@ export function runCase(parser: Parser, tc: GoData): void {
   });
   const want = str(fields.Object);
   if (want !== '') {
-    const expected = parser.fromYaml(want, str(fields.APIVersion), true).value;
-    assert.deepEqual(state.live?.value ?? null, expected, 'live object');
+    const version = str(fields.APIVersion);
+    const expected = parser.fromYaml(want, version, true).value;
+    assert.deepEqual(state.liveIn(version).value ?? null, expected, 'live object');
   }
   if (fields.Managed !== undefined) {
-    const managed: ManagedFields = new Map(Object.entries(fieldsOf(fields.Managed)).map(([m, v]) => [m, evaluate(v) as { set: FieldSet; apiVersion: string; applied: boolean }]));
+    const managed: ManagedFields = new Map(Object.entries(fieldsOf(fields.Managed)).map(([m, v]) => [m, evaluate(v, env) as { set: FieldSet; apiVersion: string; applied: boolean }]));
     const diff = managedFieldsDifference(state.managers, managed);
     assert.equal(diff.size, 0, `managers differ for ${[...diff.keys()].join(', ')}:\n${[...state.managers].map(([m, vs]) => `${m} (${vs.apiVersion}):\n${vs.set.toString()}`).join('\n')}`);
   }
@@ -200,5 +254,5 @@ export function runCase(parser: Parser, tc: GoData): void {
 /** The JSON of one converted upstream test file. */
 export interface PortedFile {
   source: string;
-  tests: { function: string; schema: string | null; typeName: string | null; typePerVersion?: boolean; expectError?: boolean; cases: Record<string, GoData> }[];
+  tests: { function: string; schema: string | null; typeName: string | null; typePerVersion?: boolean; converter?: string; versionCombinations?: boolean; expectError?: boolean; cases: Record<string, GoData> }[];
 }
