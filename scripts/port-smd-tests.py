@@ -31,7 +31,7 @@ def tokenize(src):
         elif c.isdigit() or (c == '-' and src[i + 1].isdigit()):
             m = re.match(r'-?[0-9.]+', src[i:]); toks.append(('num', float(m.group()) if '.' in m.group() else int(m.group()))); i += len(m.group())
         elif c.isalpha() or c == '_' or c == '[' and src.startswith('[]', i) or c == '*' or c == '&':
-            m = re.match(r'[&*]?(\[\])?[A-Za-z_][A-Za-z_0-9.]*(\[[A-Za-z_0-9.]*\][A-Za-z_0-9.]*)?', src[i:])
+            m = re.match(r'[&*]?(\[\])?[A-Za-z_][A-Za-z_0-9.]*(\[[A-Za-z_0-9.]*\]\*?[A-Za-z_0-9.]*)?', src[i:])
             toks.append(('id', m.group())); i += len(m.group())
         else:
             toks.append(('p', c)); i += 1

@@ -256,3 +256,11 @@ export class FieldSet {
     return this.paths().map(pathString).join('\n');
   }
 }
+
+/** Removes paths from a set (upstream fieldpath.Filter); filters never mutate their input. */
+export type FieldFilter = (set: FieldSet) => FieldSet;
+
+/** A filter removing the paths of `exclude` and everything below them (NewExcludeSetFilter). */
+export function excludeSetFilter(exclude: FieldSet): FieldFilter {
+  return (set) => set.recursiveDifference(exclude);
+}

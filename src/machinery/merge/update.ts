@@ -12,9 +12,11 @@
  *
  * Versions: every object here is in one version; a {@link Converter} converts objects to the
  * version a manager's set was recorded in (the default converts nothing, as upstream's test fixture's).
- * Not ported: the ignored-fields filters and the reconciliation of sets after schema changes.
+ * Fields can be left unowned per version (the API server's reset fields: `status` for the main
+ * resource, everything but `status` for the status subresource) with {@link UpdaterOptions}.
+ * Not ported: the reconciliation of sets after schema changes.
  */
-import { FieldSet, valuesEqual, type ManagedFields, type VersionedSet } from '../fieldpath/index.js';
+import { excludeSetFilter, FieldSet, valuesEqual, type FieldFilter, type ManagedFields, type VersionedSet } from '../fieldpath/index.js';
 import { conflictsFromManagers } from './conflict.js';
 import { ValidationErrors, type Comparison, type TypedValue } from './typed.js';
 
@@ -50,9 +52,37 @@ export interface ApplyResult {
   readonly managers: ManagedFields;
 }
 
+/** Options of an {@link Updater} (UpdaterBuilder); at most one of the two ignore options. */
+export interface UpdaterOptions {
+  /** Per version, what nobody owns: comparisons and recorded sets are filtered with it. */
+  readonly ignoreFilter?: ReadonlyMap<string, FieldFilter>;
+  /** Per version, fields nobody owns, with everything below them (IgnoredFields, the older form). */
+  readonly ignoredFields?: ReadonlyMap<string, FieldSet>;
+}
+
 /** Computes ownership for writes and merges applies (merge.Updater). */
 export class Updater {
-  constructor(private readonly converter: Converter = identityConverter) {}
+  private readonly filters: ReadonlyMap<string, FieldFilter>;
+
+  /** Throws when both ignore options are given, as upstream does. */
+  constructor(
+    private readonly converter: Converter = identityConverter,
+    options: UpdaterOptions = {},
+  ) {
+    if (options.ignoreFilter !== undefined && options.ignoredFields !== undefined) throw new Error('IgnoreFilter and IgnoreFilter may not both be set');
+    this.filters = options.ignoreFilter ?? new Map([...(options.ignoredFields ?? new Map<string, FieldSet>())].map(([v, s]) => [v, excludeSetFilter(s)]));
+  }
+
+  /** A comparison with the version's ignored fields left out (Comparison.FilterFields / ExcludeFields). */
+  private filtered(c: Comparison, version: string): Comparison {
+    const f = this.filters.get(version);
+    return f === undefined ? c : { removed: f(c.removed), modified: f(c.modified), added: f(c.added) };
+  }
+
+  /** A recorded set without the version's ignored fields. */
+  private filterSet(s: FieldSet, version: string): FieldSet {
+    return this.filters.get(version)?.(s) ?? s;
+  }
 
   /** Take away from every other manager what changed; throw Conflicts first unless `force`. */
   private updateManagers(oldObject: TypedValue, newObject: TypedValue, version: string, managersIn: ManagedFields, workflow: string, force: boolean): { managers: ManagedFields; compare: Comparison } {
@@ -65,7 +95,7 @@ export class Updater {
     } catch (e) {
       throw wrap('failed to compare objects', e);
     }
-    const versions = new Map<string, Comparison>([[version, compare]]);
+    const versions = new Map<string, Comparison>([[version, this.filtered(compare, version)]]);
     for (const [manager, managerSet] of managers) {
       if (manager === workflow) continue;
       let cmp = versions.get(managerSet.apiVersion);
@@ -82,7 +112,7 @@ export class Updater {
           }
           throw e;
         }
-        cmp = vOld.compare(vNew);
+        cmp = this.filtered(vOld.compare(vNew), managerSet.apiVersion);
         versions.set(managerSet.apiVersion, cmp);
       }
       const conflictSet = managerSet.set.intersection(cmp.modified.union(cmp.added));
@@ -97,7 +127,8 @@ export class Updater {
     for (const [manager, c] of conflicts) subtract(manager, c.set);
     for (const [manager, r] of removed) subtract(manager, r.set);
     for (const [manager, vs] of managers) if (vs.set.empty()) managers.delete(manager);
-    return { managers, compare };
+    // Upstream filters the comparison in place, so the caller sees the filtered one.
+    return { managers, compare: versions.get(version) ?? compare };
   }
 
   /**
@@ -108,7 +139,7 @@ export class Updater {
   update(liveObject: TypedValue, newObject: TypedValue, version: string, managersIn: ManagedFields, manager: string): UpdateResult {
     const { managers, compare } = this.updateManagers(liveObject, newObject, version, managersIn, manager, true);
     const mine = managers.get(manager)?.set ?? new FieldSet();
-    const set = mine.difference(compare.removed).union(compare.modified).union(compare.added);
+    const set = this.filterSet(mine.difference(compare.removed).union(compare.modified).union(compare.added), version);
     if (set.empty()) managers.delete(manager);
     else managers.set(manager, { set, apiVersion: version, applied: false });
     return { object: newObject, managers };
@@ -136,7 +167,7 @@ export class Updater {
     } catch (e) {
       throw wrap('failed to get field set', e);
     }
-    managers.set(manager, { set, apiVersion: version, applied: true });
+    managers.set(manager, { set: this.filterSet(set, version), apiVersion: version, applied: true });
     newObject = this.prune(newObject, managers, manager, lastSet);
     const updated = this.updateManagers(liveObject, newObject, version, managers, manager, force);
     const same = valuesEqual(liveObject.value ?? null, newObject.value ?? null);

@@ -9,11 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { FieldSet, keyByFields, makePath, managedFieldsDifference, type ManagedFields, type Path, type PathPart, type Value } from '../../fieldpath/index.js';
+import { excludeSetFilter, FieldSet, keyByFields, type FieldFilter, makePath, managedFieldsDifference, type ManagedFields, type Path, type PathPart, type Value } from '../../fieldpath/index.js';
 import { Conflicts, type Conflict } from '../conflict.js';
 import { deducedTypeRef, schemaFromDocument, type Schema, type TypeRef } from '../schema.js';
 import { TypedValue } from '../typed.js';
-import { identityConverter, Updater, type Converter } from '../update.js';
+import { identityConverter, Updater, type Converter, type UpdaterOptions } from '../update.js';
 
 /** Strip the indentation of the first non-empty line from every line (upstream FixTabsOrDie), then parse the YAML. */
 export function parseYaml(text: string): Value {
@@ -92,8 +92,9 @@ export class State {
   constructor(
     readonly parser: Parser,
     private readonly converter: Converter = identityConverter,
+    options: UpdaterOptions = {},
   ) {
-    this.updater = new Updater(converter);
+    this.updater = new Updater(converter, options);
   }
 
   /** The live object (empty at first) in `version` (upstream checkInit and the converter; the default converter only relabels the type). */
@@ -173,6 +174,8 @@ export function evaluate(d: GoData, env: Record<string, string> = {}): unknown {
       return keyByFields(...(args as Value[]));
     case '_V':
       return { value: args[0] as Value };
+    case 'fieldpath.NewExcludeSetFilter':
+      return excludeSetFilter(args[0] as FieldSet);
     case 'fieldpath.NewVersionedSet':
       return { set: args[0] as FieldSet, apiVersion: args[1] as string, applied: args[2] as boolean };
     default:
@@ -207,7 +210,10 @@ function sameConflicts(got: readonly Conflict[], want: readonly Conflict[]): boo
 export function runCase(parser: Parser, tc: GoData, converter?: Converter, env: Record<string, string> = {}): void {
   const str = strIn(env);
   const fields = fieldsOf(tc);
-  const state = new State(parser, converter);
+  const perVersion = <T>(d: GoData | undefined): Map<string, T> | undefined => (d === undefined ? undefined : new Map(Object.entries(fieldsOf(d)).map(([v, x]) => [v, evaluate(x, env) as T])));
+  const ignoreFilter = perVersion<FieldFilter>(fields.IgnoreFilter);
+  const ignoredFields = perVersion<FieldSet>(fields.IgnoredFields);
+  const state = new State(parser, converter, { ...(ignoreFilter !== undefined ? { ignoreFilter } : {}), ...(ignoredFields !== undefined ? { ignoredFields } : {}) });
   itemsOf(fields.Ops).forEach((op, i) => {
     if (!isComposite(op)) throw new Error(`operation ${i} is not a literal`);
     const f = op.fields ?? {};
