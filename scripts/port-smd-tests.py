@@ -121,7 +121,10 @@ def main():
             parsers[m.group(1)] = {'schema': m.group(2), 'typeName': m.group(3)}
     sources = {}
     for f in files:
-        src = sources[f] = subprocess.check_output(['git', '-C', mirror, 'show', 'v4.6.0:' + f], text=True)
+        src = sources[f] = subprocess.check_output(['git', '-C', mirror, 'show', 'v4.6.0:' + f], text=True).replace('fixture.', '')
+        # A parser declared inside the test function (field_level_overrides_test.go).
+        for m in re.finditer(r'\n\tvar (\w+) = func\(\) Parser \{(?:(?!\n\}).)*?typed\.NewParser\(`(.*?)`\)(?:(?!\n\}).)*?SameVersionParser\{T: parser\.Type\("(\w+)"\)\}', src, re.S):
+            parsers[m.group(1)] = {'schema': m.group(2), 'typeName': m.group(3)}
         for m in re.finditer(r'var (\w+) = func\(\) Parser \{(?:(?!\nvar ).)*?typed\.NewParser\(`(.*?)`\)(?:(?!\nvar ).)*?parser\.Type\("(\w+)"\)', src, re.S):
             parsers[m.group(1)] = {'schema': m.group(2), 'typeName': m.group(3)}
         for m in re.finditer(r'var (\w+) = func\(\) \*typed\.Parser \{(?:(?!\nvar ).)*?typed\.NewParser\(`(.*?)`\)', src, re.S):
@@ -133,7 +136,7 @@ def main():
     for f in files:
         src = sources[f]
         entries = []
-        for m in re.finditer(r'func ([tT]est\w+)\(t \*testing\.T(?:, v1, v2, v3 fieldpath\.APIVersion)?\) \{\n\ttests := map\[string\]TestCase(\{.*?\n\t\})\n(.*?)\n\}\n', src, re.S):
+        for m in re.finditer(r'func ([tT]est\w+)\(t \*testing\.T(?:, v1, v2, v3 fieldpath\.APIVersion)?\) \{\n(?:\tvar \w+ = func\(\) Parser \{.*?\n\t\}\(\)\n\n)?\ttests := map\[string\]TestCase(\{.*?\n\t\})\n(.*?)\n\}\n', src, re.S):
             body = m.group(3)
             cm = re.search(r'(renamingConverter)\{(\w+)\}', body)
             if cm is not None and cm.group(2) + '*' in parsers:

@@ -138,7 +138,7 @@ function yamlTypeRef(o: unknown): TypeRef {
   const named = field(r, 'namedType');
   const er = field(r, 'elementRelationship') as ElementRelationship | undefined;
   if (typeof named === 'string') return { namedType: named, ...(er !== undefined ? { elementRelationship: er } : {}) };
-  return { inlined: yamlAtom(r), ...(er !== undefined && field(r, 'scalar') === undefined && field(r, 'list') === undefined && field(r, 'map') === undefined ? { elementRelationship: er } : {}) };
+  return { inlined: yamlAtom(r), ...(er !== undefined ? { elementRelationship: er } : {}) };
 }
 
 function yamlAtom(r: Record<string, unknown>): Atom {
