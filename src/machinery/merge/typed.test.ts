@@ -2,7 +2,7 @@
  * structured-merge-diff's typed/ test tables (v4.6.0), converted by
  * `scripts/port-smd-tests.py --vars`: typed/merge_test.go (mergeCases), typed/symdiff_test.go
  * (symdiffCases, with upstream's reverse check), typed/toset_test.go (fieldsetCases),
- * typed/remove_test.go (removeCases, RemoveItems only: ExtractItems is not ported) and
+ * typed/remove_test.go (removeCases: RemoveItems and ExtractItems) and
  * typed/validate_test.go (validationCases).
  */
 import { describe, test } from 'node:test';
@@ -73,15 +73,21 @@ describe('typed/toset_test.go TestToFieldSet', () => {
   }
 });
 
-describe('typed/remove_test.go TestRemove (RemoveItems)', () => {
+describe('typed/remove_test.go TestRemove', () => {
   for (const c of cases(remove, 'removeCases')) {
     itemsOf(part(c.lit, 'quadruplets', 3)).forEach((q, i) => {
       const removeOutput = text(part(q, 'removeOutput', 2));
-      if (removeOutput === 'unparseable') return;
+      const extractOutput = text(part(q, 'extractOutput', 3));
       test(`${c.name}-valid-${i}`, () => {
         const tv = c.parser.fromYaml(text(part(q, 'object', 0)), '');
-        const want: Value | undefined = c.parser.fromYaml(removeOutput, '').value;
-        assert.deepEqual(tv.removeItems(setOf(part(q, 'set', 1))).value, want);
+        if (removeOutput !== 'unparseable') {
+          const want: Value | undefined = c.parser.fromYaml(removeOutput, '').value;
+          assert.deepEqual(tv.removeItems(setOf(part(q, 'set', 1))).value, want, 'RemoveItems');
+        }
+        if (extractOutput !== 'unparseable') {
+          const want: Value | undefined = c.parser.fromYaml(extractOutput, '').value;
+          assert.deepEqual(tv.extractItems(setOf(part(q, 'set', 1))).value, want, 'ExtractItems');
+        }
       });
     });
   }

@@ -567,43 +567,78 @@ export class TypedValue {
 
   /** The value without the items of `toRemove` (TypedValue.RemoveItems); an emptied list or map becomes absent. */
   removeItems(toRemove: FieldSet): TypedValue {
-    const out = this.removeNode(this.value, toRemove, this.typeRef);
+    const out = this.removeNode(this.value, toRemove, this.typeRef, false);
     return this.with(out === undefined ? null : out);
   }
 
-  private removeNode(v: Value | undefined, toRemove: FieldSet, tr: TypeRef): Value | undefined {
+  /**
+   * Only the items of `items` (TypedValue.ExtractItems), as client-go's Extract* builds an apply
+   * configuration from what a manager owns. `appendKeyFields` adds the key fields of every list-map
+   * item on the way to an extracted path, so the result can be applied again.
+   */
+  extractItems(items: FieldSet, opts: { appendKeyFields?: boolean } = {}): TypedValue {
+    let set = items;
+    if (opts.appendKeyFields === true) {
+      const own = this.toFieldSet();
+      const keyFields = new FieldSet();
+      items.iterate((path) => {
+        if (!own.has(path)) return;
+        path.forEach((pe, i) => {
+          for (const k of pe.key ?? []) keyFields.insert([...path.slice(0, i + 1), { fieldName: k.name }]);
+        });
+      });
+      set = items.union(keyFields);
+    }
+    const out = this.removeNode(this.value, set, this.typeRef, true);
+    return this.with(out === undefined ? null : out);
+  }
+
+  /** removingWalker: remove (or, with `extract`, keep only) the items of `toRemove`. */
+  private removeNode(v: Value | undefined, toRemove: FieldSet, tr: TypeRef, extract: boolean): Value | undefined {
     const a = this.schema.resolve(tr);
     if (a === undefined) return undefined;
     const atom = deduceAtom(a, v);
+    const nullIfAbsent = (x: Value | undefined): Value => (x === undefined ? null : x);
     switch (atomKind(atom)) {
       case 'scalar':
         return v;
       case 'list': {
         const t = atom.list as ListAtom;
         const l = asList(v);
-        if (l === undefined || l.length === 0 || t.elementRelationship === 'atomic') return undefined;
+        if (l === undefined || l.length === 0) return undefined;
+        if (t.elementRelationship === 'atomic') return extract ? v : undefined;
         const items: Value[] = [];
         for (const child of l) {
           const pe = tryItemElement(this.schema, t, child);
-          if (toRemove.has([pe])) continue;
+          let item = child;
+          if (toRemove.has([pe])) {
+            if (!extract) continue;
+            // Upstream extracts a whole owned item with the full set, then still looks at its children.
+            items.push(nullIfAbsent(this.removeNode(child, toRemove, t.elementType, true)));
+          }
           const subset = toRemove.withPrefix(pe);
-          const kept = subset.empty() ? child : this.removeNode(child, subset, t.elementType);
-          items.push(kept === undefined ? null : kept);
+          if (!subset.empty()) item = nullIfAbsent(this.removeNode(child, subset, t.elementType, extract));
+          else if (extract) continue;
+          items.push(item);
         }
         return items.length > 0 ? items : undefined;
       }
       case 'map': {
         const t = atom.map as MapAtom;
         const m = asMap(v);
-        if (m === undefined || Object.keys(m).length === 0 || t.elementRelationship === 'atomic') return undefined;
+        if (m === undefined || Object.keys(m).length === 0) return undefined;
+        if (t.elementRelationship === 'atomic') return extract ? v : undefined;
         const out: Record<string, Value> = {};
         for (const [k, child] of Object.entries(m)) {
           const pe = { fieldName: k };
-          if (toRemove.has([pe])) continue;
-          const subset = toRemove.withPrefix(pe);
           const ft = mapFieldType(t, k);
-          const kept = subset.empty() || ft === undefined ? child : this.removeNode(child, subset, ft);
-          out[k] = kept === undefined ? null : kept;
+          if (toRemove.has([pe])) {
+            if (extract) out[k] = ft === undefined ? child : nullIfAbsent(this.removeNode(child, toRemove, ft, true));
+            continue;
+          }
+          const subset = toRemove.withPrefix(pe);
+          if (!subset.empty() && ft !== undefined) out[k] = nullIfAbsent(this.removeNode(child, subset, ft, extract));
+          else if (!extract) out[k] = child;
         }
         return Object.keys(out).length > 0 ? out : undefined;
       }

@@ -111,8 +111,27 @@ export class State {
     this.managers = r.managers;
   }
 
+  /**
+   * Apply `yaml` over what `manager` owns today, extracted from the live object (ExtractApplyObject:
+   * client-go's extract-modify-apply), with force.
+   */
+  extractApply(yaml: string, version: string, manager: string): void {
+    const config = this.parser.fromYaml(yaml, version);
+    if (this.live === undefined) {
+      this.applyObject(config, version, manager, true);
+      return;
+    }
+    const mine = this.managers.get(manager);
+    if (mine !== undefined && mine.apiVersion !== version) throw new Error(`existing managed fieldpath set APIVersion (${mine.apiVersion}) differs from desired (${version}), unable to extract`);
+    const extracted = this.liveIn(version).extractItems(mine?.set.leaves() ?? new FieldSet());
+    this.applyObject(extracted.merge(config), version, manager, true);
+  }
+
   apply(yaml: string, version: string, manager: string, force: boolean): void {
-    const tv = this.parser.fromYaml(yaml, version);
+    this.applyObject(this.parser.fromYaml(yaml, version), version, manager, force);
+  }
+
+  private applyObject(tv: TypedValue, version: string, manager: string, force: boolean): void {
     const r = this.updater.apply(this.liveIn(version), tv, version, this.managers, manager, force);
     this.managers = r.managers;
     if (r.object !== undefined) this.live = r.object;
@@ -234,6 +253,9 @@ export function runCase(parser: Parser, tc: GoData, converter?: Converter, env: 
       }
       case 'ForceApply':
         state.apply(object, version, manager, true);
+        return;
+      case 'ExtractApply':
+        state.extractApply(object, version, manager);
         return;
       case 'Update':
         state.update(object, version, manager);
