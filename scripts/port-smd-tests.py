@@ -156,7 +156,9 @@ def main():
             else:
                 print('skip', f, m.group(1), file=sys.stderr); continue
             cases = P(tokenize(m.group(2))).composite('map')['fields']
-            entries.append({'function': m.group(1), **parser, 'expectError': '== nil' in body, 'cases': cases})
+            named = {k[:-1]: v['schema'] for k, v in parsers.items() if k.endswith('*')}
+            used = {k: v for k, v in named.items() if ('"ident": "%s"' % k) in json.dumps(cases)}
+            entries.append({'function': m.group(1), **parser, 'expectError': '== nil' in body, **({'namedParsers': used} if used else {}), 'cases': cases})
         name = f.split('/')[-1].replace('_test.go', '')
         with open(f'{out_dir}/{name}.json', 'w') as fh:
             json.dump({'source': f'sigs.k8s.io/structured-merge-diff/v4 {f} (v4.6.0)', 'tests': entries}, fh, indent=1)

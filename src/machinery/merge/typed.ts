@@ -9,7 +9,7 @@
  * No walk mutates its inputs.
  */
 import { at, FieldSet, elementString, elementsEqual, isMap, keyByFields, PathElementSet, sortKeyFields, valuesEqual, type KeyField, type Path, type PathElement, type Value } from '../fieldpath/index.js';
-import { findField, mapFieldType, type Atom, type ListAtom, type MapAtom, type ScalarType, type Schema, type TypeRef } from './schema.js';
+import { DEDUCED_TYPE, findField, mapFieldType, type Atom, type ListAtom, type MapAtom, type ScalarType, type Schema, type TypeRef } from './schema.js';
 
 /** One validation failure at a path (typed.ValidationError). */
 export interface ValidationError {
@@ -700,3 +700,67 @@ class ElementMap<T> {
 /** Re-exported for tests building key elements. */
 export { keyByFields };
 export type { Path };
+
+/** Whether a map is the deduced type's (no fields, deduced elements): nothing below it to reconcile. */
+function isUntypedDeducedMap(m: MapAtom): boolean {
+  if (m.fields !== undefined || m.elementType === undefined) return false;
+  const et = m.elementType;
+  return et.namedType !== undefined ? et.namedType === DEDUCED_TYPE : et.inlined?.scalar === 'untyped';
+}
+
+/**
+ * A manager's set adjusted to the current schema (typed.ReconcileFieldSetWithSchema): where a list
+ * or map became atomic, the paths below it are replaced by the atomic node itself. Returns
+ * undefined when nothing changes. Fields the schema no longer has are left alone.
+ */
+export function reconcileFieldSetWithSchema(fieldSet: FieldSet, tv: TypedValue): FieldSet | undefined {
+  const toRemove = new FieldSet();
+  const toAdd = new FieldSet();
+  let changed = false;
+  const errs: string[] = [];
+  const walk = (set: FieldSet | undefined, tr: TypeRef, path: PathElement[], isAtomic: boolean): void => {
+    const a = tv.schema.resolve(tr);
+    if (a === undefined) {
+      errs.push(`could not resolve ${typeName(tr)}`);
+      return;
+    }
+    const becameAtomic = (): void => {
+      toRemove.insert(path);
+      toAdd.insert(path);
+      changed = true;
+    };
+    const visit = (element: FieldSet, typeOf: (pe: PathElement) => TypeRef | undefined): void => {
+      const handle = (pe: PathElement, isMember: boolean): void => {
+        const childType = typeOf(pe);
+        if (childType === undefined) return;
+        const children = element.children.get(pe);
+        walk(children, childType, [...path, pe], isMember && children === undefined);
+      };
+      element.children.iterate((pe) => {
+        if (!element.members.has(pe)) handle(pe, false);
+      });
+      for (const pe of element.members.members) handle(pe, true);
+    };
+    if (a.map !== undefined) {
+      const m = a.map;
+      if (isUntypedDeducedMap(m)) return;
+      if (!isAtomic && m.elementRelationship === 'atomic') {
+        if (set !== undefined && set.size() > 0) becameAtomic();
+        return;
+      }
+      if (set !== undefined) visit(set, (pe) => (pe.fieldName !== undefined ? mapFieldType(m, pe.fieldName) : m.elementType));
+    } else if (a.scalar !== undefined) {
+      return;
+    } else if (a.list !== undefined) {
+      const l = a.list;
+      if (!isAtomic && l.elementRelationship === 'atomic') {
+        becameAtomic();
+        return;
+      }
+      if (set !== undefined) visit(set, () => l.elementType);
+    }
+  };
+  walk(fieldSet, tv.typeRef, [], false);
+  if (errs.length > 0) throw new Error(`errors reconciling field set with schema: ${errs.join('; ')}`);
+  return changed ? fieldSet.recursiveDifference(toRemove).union(toAdd) : undefined;
+}

@@ -14,11 +14,11 @@
  * version a manager's set was recorded in (the default converts nothing, as upstream's test fixture's).
  * Fields can be left unowned per version (the API server's reset fields: `status` for the main
  * resource, everything but `status` for the status subresource) with {@link UpdaterOptions}.
- * Not ported: the reconciliation of sets after schema changes.
+ * Sets recorded before a list or map became atomic are first reconciled with the current schema.
  */
 import { excludeSetFilter, FieldSet, valuesEqual, type FieldFilter, type ManagedFields, type VersionedSet } from '../fieldpath/index.js';
 import { conflictsFromManagers } from './conflict.js';
-import { ValidationErrors, type Comparison, type TypedValue } from './typed.js';
+import { reconcileFieldSetWithSchema, ValidationErrors, type Comparison, type TypedValue } from './typed.js';
 
 /** Converts objects between API versions (merge.Converter). */
 export interface Converter {
@@ -137,7 +137,7 @@ export class Updater {
    * the manager's entry is an Update one (applied: false) in `version`.
    */
   update(liveObject: TypedValue, newObject: TypedValue, version: string, managersIn: ManagedFields, manager: string): UpdateResult {
-    const { managers, compare } = this.updateManagers(liveObject, newObject, version, managersIn, manager, true);
+    const { managers, compare } = this.updateManagers(liveObject, newObject, version, this.reconcileWithSchema(liveObject, managersIn), manager, true);
     const mine = managers.get(manager)?.set ?? new FieldSet();
     const set = this.filterSet(mine.difference(compare.removed).union(compare.modified).union(compare.added), version);
     if (set.empty()) managers.delete(manager);
@@ -153,7 +153,7 @@ export class Updater {
    * configuration does not fit the schema (duplicate keys …).
    */
   apply(liveObject: TypedValue, configObject: TypedValue, version: string, managersIn: ManagedFields, manager: string, force: boolean): ApplyResult {
-    const managers: ManagedFields = new Map(managersIn);
+    const managers = this.reconcileWithSchema(liveObject, managersIn);
     let newObject: TypedValue;
     try {
       newObject = liveObject.merge(configObject);
@@ -172,6 +172,26 @@ export class Updater {
     const updated = this.updateManagers(liveObject, newObject, version, managers, manager, force);
     const same = valuesEqual(liveObject.value ?? null, newObject.value ?? null);
     return { object: same ? undefined : newObject, managers: updated.managers };
+  }
+
+  /**
+   * Every manager's set reconciled with the schema of the live object in its version
+   * (reconcileManagedFieldsWithSchemaChanges); managers whose version no longer exists are dropped.
+   */
+  private reconcileWithSchema(liveObject: TypedValue, managers: ManagedFields): ManagedFields {
+    const out: ManagedFields = new Map();
+    for (const [manager, vs] of managers) {
+      let tv: TypedValue;
+      try {
+        tv = this.converter.convert(liveObject, vs.apiVersion);
+      } catch (e) {
+        if (this.converter.isMissingVersionError(e)) continue;
+        throw e;
+      }
+      const reconciled = reconcileFieldSetWithSchema(vs.set, tv);
+      out.set(manager, reconciled === undefined ? vs : { set: reconciled, apiVersion: vs.apiVersion, applied: vs.applied });
+    }
+    return out;
   }
 
   /** Remove what `applyingManager` applied last time and not this time, unless another manager owns it (Updater.prune). */

@@ -90,7 +90,7 @@ export class State {
   readonly updater: Updater;
 
   constructor(
-    readonly parser: Parser,
+    public parser: Parser,
     private readonly converter: Converter = identityConverter,
     options: UpdaterOptions = {},
   ) {
@@ -226,7 +226,7 @@ function sameConflicts(got: readonly Conflict[], want: readonly Conflict[]): boo
 }
 
 /** Run one converted upstream test case (TestCase.Test); throws an assertion error naming the failed step. */
-export function runCase(parser: Parser, tc: GoData, converter?: Converter, env: Record<string, string> = {}): void {
+export function runCase(parser: Parser, tc: GoData, converter?: Converter, env: Record<string, string> = {}, namedParsers: Record<string, string> = {}): void {
   const str = strIn(env);
   const fields = fieldsOf(tc);
   const perVersion = <T>(d: GoData | undefined): Map<string, T> | undefined => (d === undefined ? undefined : new Map(Object.entries(fieldsOf(d)).map(([v, x]) => [v, evaluate(x, env) as T])));
@@ -254,6 +254,15 @@ export function runCase(parser: Parser, tc: GoData, converter?: Converter, env: 
       case 'ForceApply':
         state.apply(object, version, manager, true);
         return;
+      case 'ChangeParser': {
+        // schema_change_test.go: the schema changes under the live object and its managers.
+        const p = f.Parser;
+        const name = typeof p === 'object' && p !== null && !Array.isArray(p) && 'ident' in p ? p.ident : '';
+        const schema = namedParsers[name];
+        if (schema === undefined) throw new Error(`unknown parser ${name}`);
+        state.parser = Parser.of(schema, null);
+        return;
+      }
       case 'ExtractApply':
         state.extractApply(object, version, manager);
         return;
@@ -282,5 +291,5 @@ export function runCase(parser: Parser, tc: GoData, converter?: Converter, env: 
 /** The JSON of one converted upstream test file. */
 export interface PortedFile {
   source: string;
-  tests: { function: string; schema: string | null; typeName: string | null; typePerVersion?: boolean; converter?: string; versionCombinations?: boolean; expectError?: boolean; cases: Record<string, GoData> }[];
+  tests: { function: string; schema: string | null; typeName: string | null; typePerVersion?: boolean; converter?: string; versionCombinations?: boolean; namedParsers?: Record<string, string>; expectError?: boolean; cases: Record<string, GoData> }[];
 }
