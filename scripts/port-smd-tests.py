@@ -97,7 +97,13 @@ def dump_vars(mirror, out_dir, f, names):
     strings = {m.group(1): m.group(2) for m in re.finditer(r'\nvar (\w+) = `(.*?)`', src, re.S)}
     out = {}
     for name in names:
-        m = re.search(r'\nvar ' + name + r' = ([^{\n]*)\{', src)
+        # A package variable, or a table local to a test function (`\ttriplets := []mergeTriplet{`, named Func.var).
+        local = name.split('.')
+        if len(local) == 2:
+            fm = re.search(r'\nfunc ' + local[0] + r'\(', src)
+            m = re.compile(r'\n\t' + local[1] + r' := ([^{\n]*)\{').search(src, fm.end())
+        else:
+            m = re.search(r'\nvar ' + name + r' = ([^{\n]*)\{', src)
         p = P(tokenize(src[m.end() - 1:]))
         out[name] = resolve_idents(p.composite(m.group(1).strip()), strings)
     base = f.split('/')[-1].replace('_test.go', '')

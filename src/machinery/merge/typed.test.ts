@@ -3,11 +3,12 @@
  * `scripts/port-smd-tests.py --vars`: typed/merge_test.go (mergeCases), typed/symdiff_test.go
  * (symdiffCases, with upstream's reverse check), typed/toset_test.go (fieldsetCases),
  * typed/remove_test.go (removeCases: RemoveItems and ExtractItems) and
- * typed/validate_test.go (validationCases).
+ * typed/validate_test.go (validationCases), and typed/deduced_test.go's tables on the deduced type.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldSet, Value } from '../fieldpath/index.js';
+import deduced from './testdata/typed_deduced.json' with { type: 'json' };
 import merge from './testdata/typed_merge.json' with { type: 'json' };
 import remove from './testdata/typed_remove.json' with { type: 'json' };
 import symdiff from './testdata/typed_symdiff.json' with { type: 'json' };
@@ -108,4 +109,37 @@ describe('typed/validate_test.go TestSchemaValidation', () => {
       });
     });
   }
+});
+
+describe('typed/deduced_test.go', () => {
+  const parser = Parser.of(null, null);
+  const table = (name: string): GoData[] => itemsOf((deduced.vars as Record<string, unknown>)[name] as GoData);
+
+  table('TestValidateDeducedType.tests').forEach((y, i) => {
+    test(`TestValidateDeducedType ${i}`, () => void parser.fromYaml(text(y), ''));
+  });
+
+  table('TestMergeDeduced.triplets').forEach((t, i) => {
+    test(`TestMergeDeduced triplet-${i}`, () => {
+      const lhs = parser.fromYaml(text(part(t, 'lhs', 0)), '');
+      const rhs = parser.fromYaml(text(part(t, 'rhs', 1)), '');
+      assert.deepEqual(lhs.merge(rhs).value, parser.fromYaml(text(part(t, 'out', 2)), '').value);
+    });
+  });
+
+  table('TestToSetDeduced.tests').forEach((p, i) => {
+    test(`TestToSetDeduced ${i}`, () => {
+      const got = parser.fromYaml(text(part(p, 'object', 0)), '').toFieldSet();
+      const want = setOf(part(p, 'set', 1));
+      assert.ok(got.equals(want), `want\n${want.toString()}\ngot\n${got.toString()}`);
+    });
+  });
+
+  table('TestSymdiffDeduced.quints').forEach((q, i) => {
+    test(`TestSymdiffDeduced ${i}`, () => {
+      const got = parser.fromYaml(text(part(q, 'lhs', 0)), '').compare(parser.fromYaml(text(part(q, 'rhs', 1)), ''));
+      const want = { removed: setOf(part(q, 'removed', 2)), modified: setOf(part(q, 'modified', 3)), added: setOf(part(q, 'added', 4)) };
+      for (const k of ['added', 'modified', 'removed'] as const) assert.ok(got[k].equals(want[k]), `${k}: want\n${want[k].toString()}\ngot\n${got[k].toString()}`);
+    });
+  });
 });
