@@ -1,10 +1,11 @@
 /**
  * Cases ported from sigs.k8s.io/structured-merge-diff/v4 (v4.6.0) fieldpath/element_test.go,
  * fieldpath/serialize-pe_test.go, fieldpath/serialize_test.go, fieldpath/set_test.go and
- * fieldpath/managers_test.go; each describe block names its upstream test.
+ * fieldpath/managers_test.go and fieldpath/fromvalue_test.go; each describe block names its upstream test.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parse } from 'yaml';
 import { SeededRand } from '../../util/random/index.js';
 import {
   compareElements,
@@ -18,11 +19,13 @@ import {
   pathString,
   serializePathElement,
   setFromJson,
+  setFromValue,
   setToJson,
   UnknownPathElementTypeError,
   type ManagedFields,
   type PathElement,
   type PathPart,
+  type Value,
 } from './index.js';
 
 const P = makePath;
@@ -322,5 +325,23 @@ describe('managers_test.go', () => {
       ['Set difference', mf([['one', vs(['numeric', 'string'], 'v1')]]), mf([['one', vs(['string', 'bool'], 'v1')]]), false],
     ];
     for (const [name, lhs, rhs, want] of table) assert.equal(managedFieldsEqual(lhs, rhs), want, name);
+  });
+});
+
+describe('fromvalue_test.go', () => {
+  test('TestFromValue', () => {
+    const table: [string, FieldSet][] = [
+      ['a: a', NS(['a'])],
+      ['{"a": [{"a": null}]}', NS(['a', 0, 'a'])],
+      ['{"a": [{"id": a}]}', NS(['a', keyByFields('id', 'a'), 'id'])],
+      ['{"a": [{"name": a}]}', NS(['a', keyByFields('name', 'a'), 'name'])],
+      ['{"a": [{"key": a}]}', NS(['a', keyByFields('key', 'a'), 'key'])],
+      ['{"a": [{"name": "a", "key": "b"}]}', NS(['a', keyByFields('key', 'b', 'name', 'a'), 'key'], ['a', keyByFields('key', 'b', 'name', 'a'), 'name'])],
+      ['{"a": [5]}', NS(['a', 0])],
+      ['{"a": [5,4,3]}', NS(['a', 0], ['a', 1], ['a', 2])],
+      ['{"a": [[5]]}', NS(['a', 0, 0])],
+      ['{"a": 1, "b": true, "c": 1.5, "d": null}', NS(['a'], ['b'], ['c'], ['d'])],
+    ];
+    for (const [yaml, want] of table) assertSetEqual(setFromValue(parse(yaml) as Value), want);
   });
 });

@@ -9,3 +9,4 @@ export * from './path.js';
 export * from './set.js';
 export * from './serialize.js';
 export * from './managers.js';
+export * from './fromvalue.js';
