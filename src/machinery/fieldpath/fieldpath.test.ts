@@ -1,7 +1,7 @@
 /**
  * Cases ported from sigs.k8s.io/structured-merge-diff/v4 (v4.6.0) fieldpath/element_test.go,
  * fieldpath/serialize-pe_test.go, fieldpath/serialize_test.go, fieldpath/set_test.go and
- * fieldpath/managers_test.go and fieldpath/fromvalue_test.go; each describe block names its upstream test.
+ * fieldpath/managers_test.go, fieldpath/fromvalue_test.go and fieldpath/path_test.go; each describe block names its upstream test.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -343,5 +343,14 @@ describe('fromvalue_test.go', () => {
       ['{"a": 1, "b": true, "c": 1.5, "d": null}', NS(['a'], ['b'], ['c'], ['d'])],
     ];
     for (const [yaml, want] of table) assertSetEqual(setFromValue(parse(yaml) as Value), want);
+  });
+});
+
+describe('path_test.go', () => {
+  test('TestPathString', () => {
+    assert.equal(pathString(P('foo', 1)), '.foo[1]');
+    assert.equal(pathString(P('foo', 'bar', 1, 'baz')), '.foo.bar[1].baz');
+    assert.equal(pathString(P('foo', keyByFields('a', 'b', 'c', 1, 'd', 1.5, 'e', true))), '.foo[a="b",c=1,d=1.5,e=true]');
+    assert.equal(pathString(P('foo', { value: 'b' }, { value: 5 }, { value: false }, { value: 3.14159 })), '.foo[="b"][=5][=false][=3.14159]');
   });
 });

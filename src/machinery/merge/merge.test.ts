@@ -1,5 +1,6 @@
 /**
- * Conflicts (sigs.k8s.io/structured-merge-diff/v4 merge/conflict_test.go and k8s.io/apimachinery
+ * fieldpath/set_test.go TestEnsureNamedFieldsAreMembers (it needs a schema), conflicts
+ * (sigs.k8s.io/structured-merge-diff/v4 merge/conflict_test.go and k8s.io/apimachinery
  * pkg/util/managedfields/internal/conflict_test.go, ported), validation texts, and server-side apply
  * on a built-in kind through the schema adapter: the field sets and FieldsV1 upstream records for a
  * Deployment, conflicts after a scale, force, shared ownership and pruning.
@@ -7,11 +8,50 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FieldSet, keyByFields, makePath, setToJson, type ManagedFields, type PathPart, type Value } from '../fieldpath/index.js';
-import { applyConflictMessage, builtinSchema, conflictCauses, conflictsFromManagers, Conflicts, TypedValue, typeRefFor, Updater, ValidationErrors, zeroObject } from './index.js';
+import { parse } from 'yaml';
+import { applyConflictMessage, builtinSchema, schemaFromDocument, conflictCauses, conflictsFromManagers, Conflicts, TypedValue, typeRefFor, Updater, ValidationErrors, zeroObject } from './index.js';
 
 const P = makePath;
 const NS = (...paths: PathPart[][]): FieldSet => FieldSet.of(...paths.map((p) => P(...p)));
 const vs = (set: FieldSet, apiVersion = 'v1', applied = false) => ({ set, apiVersion, applied });
+
+describe('fieldpath/set_test.go TestEnsureNamedFieldsAreMembers', () => {
+  // set_test.go's nestedSchema: a type whose `named` and `list` fields are named, other keys map keys.
+  const schema = schemaFromDocument(
+    parse(`types:
+- name: type
+  map:
+    elementType:
+      namedType: type
+    fields:
+      - name: named
+        type:
+          namedType: type
+      - name: list
+        type:
+          list:
+            elementRelationShip: associative
+            keys: ["name"]
+            elementType:
+              namedType: type
+      - name: value
+        type:
+          scalar: numeric
+`) as { types: { name: string }[] },
+  );
+  const tv = new TypedValue(null, schema, { namedType: 'type' });
+  const table: [FieldSet, FieldSet][] = [
+    [NS(['named', 'named', 'value']), NS(['named', 'named', 'value'], ['named', 'named'], ['named'])],
+    [NS(['named', 'a', 'named', 'value'], ['a', 'named', 'value'], ['a', 'b', 'value']), NS(['named', 'a', 'named', 'value'], ['named', 'a', 'named'], ['named'], ['a', 'named', 'value'], ['a', 'named'], ['a', 'b', 'value'])],
+    [NS(['named', 'list', keyByFields('name', 'a'), 'named', 'a', 'value']), NS(['named', 'list', keyByFields('name', 'a'), 'named', 'a', 'value'], ['named', 'list', keyByFields('name', 'a'), 'named'], ['named', 'list'], ['named'])],
+  ];
+  table.forEach(([set, want], i) => {
+    test(`case ${i}`, () => {
+      const got = tv.ensureNamedFieldsAreMembers(set);
+      assert.ok(got.equals(want), `want\n${want.toString()}\ngot\n${got.toString()}`);
+    });
+  });
+});
 
 describe('merge/conflict_test.go', () => {
   const bobAndAlice = (): ManagedFields =>
