@@ -2,13 +2,14 @@
  * Values paired with their schema type, and the walks over them that server-side apply needs:
  * validation (typed/validate.go), the field set of a value (typed/tofieldset.go), the structured
  * merge of an applied configuration into a live object (typed/merge.go), the comparison of two
- * values into added/modified/removed sets (typed/compare.go) and the removal of a set's items
- * (typed/remove.go), all after sigs.k8s.io/structured-merge-diff/v4 v4.6.0.
+ * values into added/modified/removed sets (typed/compare.go), the removal or extraction of a set's
+ * items (typed/remove.go) and the reconciliation of a recorded set with a changed schema
+ * (typed/reconcile_schema.go), all after sigs.k8s.io/structured-merge-diff/v4 v4.6.0.
  *
  * Values are plain JSON; `undefined` stands for upstream's nil (absent), `null` for an explicit null.
  * No walk mutates its inputs.
  */
-import { at, FieldSet, elementString, elementsEqual, isMap, keyByFields, PathElementSet, sortKeyFields, valuesEqual, type KeyField, type Path, type PathElement, type Value } from '../fieldpath/index.js';
+import { at, FieldSet, elementString, elementsEqual, isMap, PathElementSet, sortKeyFields, valuesEqual, type KeyField, type PathElement, type Value } from '../fieldpath/index.js';
 import { DEDUCED_TYPE, findField, mapFieldType, type Atom, type ListAtom, type MapAtom, type ScalarType, type Schema, type TypeRef } from './schema.js';
 
 /** One validation failure at a path (typed.ValidationError). */
@@ -697,9 +698,6 @@ class ElementMap<T> {
   }
 }
 
-/** Re-exported for tests building key elements. */
-export { keyByFields };
-export type { Path };
 
 /** Whether a map is the deduced type's (no fields, deduced elements): nothing below it to reconcile. */
 function isUntypedDeducedMap(m: MapAtom): boolean {
