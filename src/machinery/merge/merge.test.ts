@@ -1,5 +1,6 @@
 /**
- * fieldpath/set_test.go TestEnsureNamedFieldsAreMembers (it needs a schema), conflicts
+ * fieldpath/set_test.go TestEnsureNamedFieldsAreMembers (it needs a schema), merge/obsolete_versions_test.go,
+ * conflicts
  * (sigs.k8s.io/structured-merge-diff/v4 merge/conflict_test.go and k8s.io/apimachinery
  * pkg/util/managedfields/internal/conflict_test.go, ported), validation texts, and server-side apply
  * on a built-in kind through the schema adapter: the field sets and FieldsV1 upstream records for a
@@ -7,8 +8,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FieldSet, keyByFields, makePath, setToJson, type ManagedFields, type PathPart, type Value } from '../fieldpath/index.js';
+import { FieldSet, keyByFields, makePath, managedFieldsDifference, setToJson, type ManagedFields, type PathPart, type Value } from '../fieldpath/index.js';
 import { parse } from 'yaml';
+import { Parser, State } from './testing/fixture.js';
 import { applyConflictMessage, builtinSchema, schemaFromDocument, conflictCauses, conflictsFromManagers, Conflicts, TypedValue, typeRefFor, Updater, ValidationErrors, zeroObject } from './index.js';
 
 const P = makePath;
@@ -219,5 +221,50 @@ describe('server-side apply of a Deployment through the schema adapter', () => {
     assert.equal(finalizers?.elementRelationship, 'associative');
     assert.equal(finalizers?.keys, undefined);
     assert.throws(() => typeRefFor('io.k8s.api.apps.v1.NoSuchKind'), /no type found matching/);
+  });
+});
+
+describe('merge/obsolete_versions_test.go', () => {
+  /** specificVersionConverter: converts nothing, and only to the versions it accepts; any failure is a missing version. */
+  const specificVersionConverter = (accepted: string[]) => ({
+    accepted,
+    convert(tv: TypedValue, version: string): TypedValue {
+      if (!this.accepted.includes(version)) throw new Error(`Unknown version: ${version}`);
+      return tv;
+    },
+    isMissingVersionError: (e: unknown) => e !== undefined,
+  });
+
+  test('TestObsoleteVersions: managers of a version that no longer exists are dropped', () => {
+    const converter = specificVersionConverter(['v1', 'v2']);
+    const state = new State(Parser.of(null, null), converter);
+    state.update('{"v1": 0}', 'v1', 'v1');
+    state.update('{"v1": 0, "v2": 0}', 'v2', 'v2');
+    converter.accepted = ['v2', 'v3'];
+    state.update('{"v1": 0, "v2": 0, "v3": 0}', 'v3', 'v3');
+    const want: ManagedFields = new Map([
+      ['v2', vs(NS(['v2']), 'v2')],
+      ['v3', vs(NS(['v3']), 'v3')],
+    ]);
+    assert.equal(managedFieldsDifference(state.managers, want).size, 0, [...state.managers.keys()].join(','));
+  });
+
+  test('TestApplyObsoleteVersion: nothing is pruned for a set recorded in a version that no longer exists', () => {
+    const converter = specificVersionConverter(['v1']);
+    const schema = `types:
+- name: sets
+  map:
+    fields:
+    - name: list
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative`;
+    const state = new State(Parser.of(schema, 'sets'), converter);
+    state.apply('{"list": ["a", "b", "c", "d"]}', 'v1', 'apply', false);
+    converter.accepted = ['v2'];
+    state.apply('{"list": ["a"]}', 'v2', 'apply', false);
+    assert.deepEqual(state.liveIn('v2').value, { list: ['a', 'b', 'c', 'd'] });
   });
 });
