@@ -156,7 +156,7 @@ function scalarValueError(type: string, v: unknown): string | undefined {
  * `null` too, but becomes `''` here (a Secret's `data: {a: null}` is stored as `{a: ''}`), so that
  * nothing downstream meets a `null` where it expects a string.
  */
-function zeroValue(type: string): unknown {
+export function zeroValue(type: string): unknown {
   switch (type) {
     case 'string':
     case 'bytes':
@@ -195,7 +195,7 @@ export function decodeTypedObject(obj: Record<string, unknown>, rootType: string
  * nil or empty `[]byte`); the others are structs (IntOrString, Quantity, Time, RawExtension …), which
  * `omitempty` never leaves out.
  */
-const OMITTABLE_SCALARS = new Set(['string', 'bytes', 'int32', 'int64', 'number', 'boolean']);
+export const OMITTABLE_SCALARS = new Set(['string', 'bytes', 'int32', 'int64', 'number', 'boolean']);
 
 /** A list or map without members (a nil or empty Go slice or map). */
 function isEmptyContainer(v: unknown[] | Record<string, unknown>): boolean {
