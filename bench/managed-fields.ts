@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
+import { opsPerSecond } from './ops-per-second.js';
 import { ApiServer } from '../src/apiserver/index.js';
 import { servedStrategies } from '../src/apiserver/registry/resources/index.js';
 import { SqliteBackend } from '../src/storage/sqlite/index.js';
@@ -31,12 +31,6 @@ export interface ManagedFieldsBenchResult {
   appliesPerSecond: number;
 }
 
-/** Runs `work(i)` for i in [0, n), CONCURRENCY at once; returns operations per second. */
-async function perSecond(n: number, work: (i: number) => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  for (let i = 0; i < n; i += CONCURRENCY) await Promise.all(Array.from({ length: Math.min(CONCURRENCY, n - i) }, (_, j) => work(i + j)));
-  return n / ((performance.now() - t0) / 1000);
-}
 
 function deployment(i: number): Deployment {
   return {
@@ -62,8 +56,8 @@ async function run(n: number, updates: number, trackManagedFields: boolean, appl
   try {
     const kubectl = newClientset(api.inProcessTransport({ userAgent: 'kubectl/v1.33.0 (linux/amd64) kubernetes/bench' })).apps.deployments('default');
     const kcm = newClientset(api.inProcessTransport({ userAgent: 'kube-controller-manager/v1.33.0' })).apps.deployments('default');
-    await perSecond(n, (i) => kubectl.create(deployment(i), { fieldManager: 'kubectl-create' }));
-    const updatesPerSecond = await perSecond(updates, async (i) => {
+    await opsPerSecond(n, CONCURRENCY, (i) => kubectl.create(deployment(i), { fieldManager: 'kubectl-create' }));
+    const updatesPerSecond = await opsPerSecond(updates, CONCURRENCY, async (i) => {
       const name = `web-${i % n}`;
       switch (i % 3) {
         case 0:
@@ -77,7 +71,7 @@ async function run(n: number, updates: number, trackManagedFields: boolean, appl
       }
     });
     const appliesPerSecond = apply
-      ? await perSecond(n, (i) => {
+      ? await opsPerSecond(n, CONCURRENCY, (i) => {
           // The creator's values (shared ownership, no conflict) without replicas, plus a label of its own.
           const spec = { ...deployment(i).spec };
           delete spec.replicas;
