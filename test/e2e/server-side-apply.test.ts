@@ -220,6 +220,64 @@ spec:
     assert.match(unknown.stderr, /failed to create typed patch object \(default\/web; apps\/v1, Kind=Deployment\): \.spec\.paused2: field not declared in schema/);
   });
 
+  test('custom resources merge by their CRD schema: map-list items per manager, atomic lists whole', async () => {
+    await kp.kubectlOk(['apply', '--server-side', '-f', '-'], `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gateways.net.example.com}
+spec:
+  group: net.example.com
+  scope: Namespaced
+  names: {plural: gateways, singular: gateway, kind: Gateway}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              listeners:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    port: {type: integer}
+              hosts:
+                type: array
+                items: {type: string}
+`);
+    await kp.kubectlOk(['wait', '--for=condition=Established', 'crd/gateways.net.example.com', '--timeout=30s']);
+    const gateway = (spec: string): string => `apiVersion: net.example.com/v1\nkind: Gateway\nmetadata: {name: edge}\nspec:\n${spec}`;
+    await kp.kubectlOk(['apply', '--server-side', '--field-manager=web-team', '-f', '-'], gateway('  listeners: [{name: http, port: 80}]\n  hosts: [a.example.com]\n'));
+    await kp.kubectlOk(['apply', '--server-side', '--field-manager=ops', '-f', '-'], gateway('  listeners: [{name: metrics, port: 9090}]\n'));
+    let gw = await kp.kubectlJson<{ spec: { listeners: { name: string; port: number }[]; hosts?: string[] } } & Obj>(['get', 'gateway/edge', '--show-managed-fields']);
+    assert.deepEqual(gw.spec.listeners, [{ name: 'http', port: 80 }, { name: 'metrics', port: 9090 }]);
+    // Entries are ordered by time in seconds, then manager (sortEncodedManagedFields): both may fall in one second.
+    assert.deepEqual(
+      entries(gw)
+        .map((e) => [e.manager, e.fieldsV1])
+        .sort((a, b) => String(b[0]).localeCompare(String(a[0]))),
+      [
+        ['web-team', { 'f:spec': { 'f:hosts': {}, 'f:listeners': { 'k:{"name":"http"}': { '.': {}, 'f:name': {}, 'f:port': {} } } } }],
+        ['ops', { 'f:spec': { 'f:listeners': { 'k:{"name":"metrics"}': { '.': {}, 'f:name': {}, 'f:port': {} } } } }],
+      ],
+    );
+    // hosts has no list type: atomic, one field, so another manager's different list conflicts.
+    const clash = await kp.kubectl(['apply', '--server-side', '--field-manager=ops', '-f', '-'], gateway('  listeners: [{name: metrics, port: 9090}]\n  hosts: [b.example.com]\n'));
+    assert.equal(clash.stderr.split('\n')[0], 'error: Apply failed with 1 conflict: conflict with "web-team": .spec.hosts');
+    // web-team stops applying its listener: only that item goes.
+    await kp.kubectlOk(['apply', '--server-side', '--field-manager=web-team', '-f', '-'], gateway('  hosts: [a.example.com]\n'));
+    gw = await kp.kubectlJson(['get', 'gateway/edge']);
+    assert.deepEqual(gw.spec.listeners, [{ name: 'metrics', port: 9090 }]);
+  });
+
   test('client-side apply, then server-side apply, then client-side apply again', async () => {
     const cm = (data: Record<string, string>): string =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n${Object.entries(data)
