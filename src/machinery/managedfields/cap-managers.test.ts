@@ -89,7 +89,7 @@ describe('capmanagers_test.go', () => {
     it(`TestCapUpdateManagers ${name}`, () => {
       const f = newCapped();
       const live = f.live();
-      live.metadata = { ...live.metadata, managedFields: input as never };
+      live.metadata = { ...live.metadata, managedFields: input };
       f.update(live, 'no-op-update');
       assert.deepEqual(f.managedFields(), expected);
       expectIdempotence(f);
