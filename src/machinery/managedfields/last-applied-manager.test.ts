@@ -24,7 +24,7 @@ interface TestArgs {
 }
 
 function yamlObject(text: string | null): KubeObject {
-  return ((parse(text ?? '') as KubeObject | null) ?? {}) as KubeObject;
+  return ((parse(text ?? '') as KubeObject | null) ?? {});
 }
 
 /** The annotation as kubectl writes it (yamlToJSON: encoding/json of the object). */
