@@ -81,4 +81,31 @@ describe('apply_test.go (integration) through the FieldManager', () => {
     live = fm.update(live, mergePatch(live, { metadata: { managedFields: [{}] } }) as KubeObject, 'kubectl-patch');
     assert.equal(live.metadata?.managedFields, undefined);
   });
+
+  it('kubectl apply then kubectl apply --server-side: no conflict, shared ownership, the annotation follows the server-side config', () => {
+    const { fm, creater } = setup('v1', 'ConfigMap', 'io.k8s.api.core.v1.ConfigMap');
+    // kubectl's client-side apply creates the object with its annotation (manager kubectl-client-side-apply).
+    const csa = obj('{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "default", "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{\\"apiVersion\\":\\"v1\\",\\"data\\":{\\"key\\":\\"v\\"},\\"kind\\":\\"ConfigMap\\",\\"metadata\\":{\\"annotations\\":{},\\"name\\":\\"c\\",\\"namespace\\":\\"default\\"}}\\n"}}, "data": {"key": "v"}}');
+    let live = fm.update(creater(), csa, 'kubectl-client-side-apply');
+    live = fm.apply(live, obj('{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "default"}, "data": {"key": "v"}}'), 'kubectl', false);
+    assert.deepEqual(
+      live.metadata?.managedFields?.map((e) => [e.manager, e.operation, e.fieldsV1]),
+      [
+        ['kubectl', 'Apply', { 'f:data': { 'f:key': {} } }],
+        ['kubectl-client-side-apply', 'Update', { 'f:data': { '.': {}, 'f:key': {} }, 'f:metadata': { 'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/last-applied-configuration': {} } } }],
+      ],
+    );
+    assert.equal(live.metadata?.annotations?.['kubectl.kubernetes.io/last-applied-configuration'], '{"apiVersion":"v1","data":{"key":"v"},"kind":"ConfigMap","metadata":{"name":"c","namespace":"default"}}\n');
+    // A changed value kubectl set client-side is taken over without a conflict.
+    live = fm.apply(live, obj('{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "default"}, "data": {"key": "w"}}'), 'kubectl', false);
+    assert.deepEqual(live.data, { key: 'w' });
+    assert.deepEqual(
+      live.metadata?.managedFields?.map((e) => [e.manager, e.fieldsV1]),
+      [
+        ['kubectl', { 'f:data': { 'f:key': {} } }],
+        // The data map itself stays with the creator; only its key moved.
+        ['kubectl-client-side-apply', { 'f:data': {}, 'f:metadata': { 'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/last-applied-configuration': {} } } }],
+      ],
+    );
+  });
 });
