@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { opsPerSecond } from './ops-per-second.js';
 import { pino } from 'pino';
 import { parse } from 'yaml';
 import { startCluster } from '../src/cli/cluster.js';
@@ -29,12 +30,6 @@ export interface CustomResourceBenchResult {
   establishMs: number;
 }
 
-/** Runs `create(i)` for i in [0, n), CONCURRENCY at once; returns creates per second. */
-async function createsPerSecond(n: number, create: (i: number) => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  for (let i = 0; i < n; i += CONCURRENCY) await Promise.all(Array.from({ length: Math.min(CONCURRENCY, n - i) }, (_, j) => create(i + j)));
-  return n / ((performance.now() - t0) / 1000);
-}
 
 /** Measures `n` ConfigMap creates, then `n` Prometheus custom-resource creates, on one fresh cluster. */
 export async function customResourceCreates(n: number): Promise<CustomResourceBenchResult> {
@@ -42,7 +37,7 @@ export async function customResourceCreates(n: number): Promise<CustomResourceBe
   const cluster = await startCluster({ nodes: 1, port: 0, dataDir, datastore: 'sqlite', logger: pino({ level: 'silent' }) });
   try {
     const configMaps = cluster.client.core.configMaps('default');
-    const configMapsPerSecond = await createsPerSecond(n, (i) =>
+    const configMapsPerSecond = await opsPerSecond(n, CONCURRENCY, (i) =>
       configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { shard: String(i % 4) } }, data: { 'prometheus.yaml': 'scrape_interval: 30s\n' } }),
     );
 
@@ -59,7 +54,7 @@ export async function customResourceCreates(n: number): Promise<CustomResourceBe
 
     const prometheuses: ResourceDescriptor = { group: 'monitoring.coreos.com', version: 'v1', resource: 'prometheuses', kind: 'Prometheus', namespaced: true };
     const client = cluster.client.resource(prometheuses, 'default');
-    const customResourcesPerSecond = await createsPerSecond(n, (i) =>
+    const customResourcesPerSecond = await opsPerSecond(n, CONCURRENCY, (i) =>
       client.create({
         apiVersion: 'monitoring.coreos.com/v1',
         kind: 'Prometheus',

@@ -23,6 +23,9 @@
  * 12. Custom resources: creates/s of 1,000 Prometheus custom resources (the operator's 13,927-line CRD:
  *    pruned, defaulted, validated, CEL rules run) next to 1,000 ConfigMap creates in the same run.
  *    Run alone: `node dist/bench/custom-resources.js [n]`.
+ * 13. managedFields: updates/s of 500 Deployments (merge patches, /status) with field ownership tracked
+ *    against the same workload untracked in the same run, and server-side applies/s. Run alone:
+ *    `node dist/bench/managed-fields.js [n] [updates]`.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,6 +45,7 @@ import { fuzz } from '../test/fuzz/run.js';
 import { listMemory, listMemoryLines } from './list-memory.js';
 import { hpaBenchLine, hpaSyncCost } from './hpa.js';
 import { customResourceBenchLine, customResourceCreates } from './custom-resources.js';
+import { managedFieldsBenchLine, managedFieldsCost } from './managed-fields.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
 const line = (s: string): void => void process.stdout.write(s + '\n');
@@ -178,6 +182,7 @@ async function main(): Promise<void> {
   );
   line(hpaBenchLine(1_000, 60, await hpaSyncCost(1_000, 60)));
   line(customResourceBenchLine(1_000, await customResourceCreates(1_000)));
+  line(managedFieldsBenchLine(500, 6_000, await managedFieldsCost(500, 6_000)));
   line('goals: start-up < 1 s; 10,000 pods Ready < 60 s now, < 10 s (1,000 pods/s) eventually; server RSS < 1 GB during 200 LISTs of 10,000 pods');
 }
 

@@ -54,6 +54,11 @@ export interface ApiServerOptions {
    * token); without it TokenReview authenticates nothing, as upstream's without token authenticators.
    */
   authenticator?: TokenAuthenticator;
+  /**
+   * Whether writes record `metadata.managedFields` (default true, as kube-apiserver always does);
+   * false only for `npm run bench` to measure the cost of tracking.
+   */
+  trackManagedFields?: boolean;
 }
 
 /** Result of a non-watch request. */
@@ -110,6 +115,7 @@ export class ApiServer {
       feed: this.feed,
       clock: this.clock,
       rand: this.rand,
+      ...(this.opts.trackManagedFields === false ? { trackManagedFields: false } : {}),
       admitCreate: (ns, name, gr) => this.admitCreate(ns, name, gr),
       storeOf: (group, resource) => this.stores.get(storeKey({ group, resource })),
       servedResources: () => this.strategies.map((s) => s.info),
@@ -129,7 +135,9 @@ export class ApiServer {
   private installView(strategy: ResourceStrategy, view: ViewOf): void {
     const store = this.stores.get(storeKey(view.storage));
     if (!store) throw new Error(`${routeKey(strategy.info)} views ${storeKey(view.storage)}, which is not served`);
-    this.routes.set(routeKey(strategy.info), withWarning({ store, info: strategy.info, view: { info: strategy.info, conversion: view.conversion } }, strategy));
+    const storeView: StoreView = { info: strategy.info, conversion: view.conversion, ...(strategy.mergeType ? { mergeType: strategy.mergeType } : {}) };
+    store.addView(storeView);
+    this.routes.set(routeKey(strategy.info), withWarning({ store, info: strategy.info, view: storeView }, strategy));
   }
 
   /** The admission plugins the served kinds impose, in discovery order. */
@@ -293,6 +301,8 @@ export class ApiServer {
     const ok = (body: unknown, code = 200): HandleResult => ({ code, body: view ? inVersion(store, view, body) : body, warnings: [...new Set(warnings)] });
     const name = req.name;
     const sub = req.subresource;
+    // A request without a User-Agent has no default manager (upstream's prefix of '' is '').
+    const ua = req.userAgent ?? '';
     if (store.strategy.review) {
       if (name === undefined && sub === undefined && req.verb === 'create') return ok(this.review(store.strategy, req.body, ns, query, warnings), 201);
       throw newMethodNotSupported(store.gr, req.verb);
@@ -301,7 +311,7 @@ export class ApiServer {
     if (name === undefined) {
       if (req.verb === 'list') return ok(await (own.list ? own.list(ns, query) : store.list(ns, query)));
       if (req.verb === 'create') {
-        if (!own.create) return ok(await store.create(ns, req.body, query, warnings, view), 201);
+        if (!own.create) return ok(await store.create(ns, req.body, query, warnings, view, ua), 201);
         const res = await own.create({ namespace: ns, body: req.body, query, warnings });
         return ok(res.body, res.code);
       }
@@ -313,8 +323,8 @@ export class ApiServer {
       if (req.verb === 'update' || req.verb === 'patch') {
         const res =
           req.verb === 'update'
-            ? await store.update(ns, name, req.body, query, warnings, 'main', view)
-            : await store.patch(ns, name, req.patchType, req.body, query, warnings, 'main', view);
+            ? await store.update(ns, name, req.body, query, warnings, 'main', view, ua)
+            : await store.patch(ns, name, req.patchType, req.body, query, warnings, 'main', view, ua);
         return ok(res.obj, res.created ? 201 : 200);
       }
       if (req.verb === 'delete') {
@@ -323,16 +333,16 @@ export class ApiServer {
       }
     } else if (sub === 'status') {
       if (req.verb === 'get') return ok(await store.get(ns, name, query));
-      if (req.verb === 'update') return ok((await store.update(ns, name, req.body, query, warnings, 'status', view)).obj);
-      if (req.verb === 'patch') return ok((await store.patch(ns, name, req.patchType, req.body, query, warnings, 'status', view)).obj);
+      if (req.verb === 'update') return ok((await store.update(ns, name, req.body, query, warnings, 'status', view, ua)).obj);
+      if (req.verb === 'patch') return ok((await store.patch(ns, name, req.patchType, req.body, query, warnings, 'status', view, ua)).obj);
     } else if (sub === 'scale') {
       if (req.verb === 'get') return ok(await getScale(store, ns, name, query));
-      if (req.verb === 'update') return ok(await updateScale(store, ns, name, req.body, query, warnings));
-      if (req.verb === 'patch') return ok(await patchScale(store, ns, name, req.patchType, req.body, query, warnings));
+      if (req.verb === 'update') return ok(await updateScale(store, ns, name, req.body, query, warnings, view, ua));
+      if (req.verb === 'patch') return ok(await patchScale(store, ns, name, req.patchType, req.body, query, warnings, view, ua));
     } else if (req.verb === 'get' || req.verb === 'create' || req.verb === 'update' || req.verb === 'patch') {
       const handler = store.extension.subresources?.[sub]?.[req.verb];
       if (handler) {
-        const res = await handler({ namespace: ns, name, body: req.body, patchType: req.patchType, query, warnings });
+        const res = await handler({ namespace: ns, name, body: req.body, patchType: req.patchType, query, warnings, userAgent: ua });
         return ok(res.body, res.code);
       }
     }

@@ -59,13 +59,15 @@ describe('patch', () => {
     assert.deepEqual(res.metadata?.annotations, { seen: 'yes' });
   });
 
-  test('patch errors: 422 for an operation that does not apply, 400 for a malformed patch, 415 for apply, 404 for a missing object', async () => {
+  test('patch errors: 422 for an operation that does not apply, 400 for a malformed patch, 415 for an unknown type, 422 for an apply without fieldManager, 404 for a missing object', async () => {
     const { t } = await withWidget();
     const e = await rejectsWithStatus(patch(t, 'application/json-patch+json', [{ op: 'test', path: '/spec/replicas', value: 9 }]), 422, 'the server rejected our request due to an error in our request');
     assert.equal(e.reason, 'Invalid');
     await rejectsWithStatus(patch(t, 'application/json-patch+json', { op: 'replace' }), 400);
-    const apply = await rejectsWithStatus(patch(t, 'application/apply-patch+yaml', { spec: {} }), 415);
-    assert.match(apply.message, /application\/json-patch\+json, application\/merge-patch\+json, application\/strategic-merge-patch\+json/);
+    const unknown = await rejectsWithStatus(patch(t, 'application/yaml' as PatchType, { spec: {} }), 415);
+    assert.match(unknown.message, /application\/json-patch\+json, application\/merge-patch\+json, application\/strategic-merge-patch\+json, application\/apply-patch\+yaml/);
+    // ValidatePatchOptions: an apply names its manager.
+    await rejectsWithStatus(patch(t, 'application/apply-patch+yaml', { spec: {} }), 422, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
     await rejectsWithStatus(widgets(t, { verb: 'patch', name: 'zz', patchType: 'application/merge-patch+json', body: {} }), 404, 'widgets.example.com "zz" not found');
     await rejectsWithStatus(patch(t, 'application/merge-patch+json', { metadata: { name: 'b' } }), 400, 'the name of the object (b) does not match the name on the URL (a)');
   });

@@ -55,6 +55,8 @@ export interface SubresourceRequest {
   query: Record<string, string>;
   /** Warning texts to add to the response. */
   warnings: string[];
+  /** The client's User-Agent, naming the write's field manager when the query has no `fieldManager`. */
+  userAgent?: string | undefined;
 }
 
 /** The verbs a kind's own subresource may serve (as its discovery entry lists them). */
@@ -73,6 +75,8 @@ export type CreateRequest = Omit<SubresourceRequest, 'name' | 'patchType'>;
  * (ms) is for timestamps the server fills in.
  */
 export interface UpdateStrategy {
+  /** The subresource's name (`finalize`, `approval`), as managedFields entries record it. */
+  subresource: string;
   prepareForUpdate(obj: KubeObject, old: KubeObject, now: number): void;
   validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
 }

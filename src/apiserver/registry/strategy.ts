@@ -11,6 +11,7 @@
  */
 import type { FieldError } from '../../machinery/errors/index.js';
 import type { KubeObject } from '../../api/index.js';
+import type { TypeRef } from '../../machinery/merge/index.js';
 import type { KindDescriptor } from '../../api/catalogue/index.js';
 import type { TokenAuthenticator } from '../authn/index.js';
 import type { StorageContext, StorageExtension } from './extension.js';
@@ -99,6 +100,8 @@ export interface TablePrinter<T = KubeObject> {
 
 /** Scale subresource mapping (autoscaling/v1 Scale ↔ the object). */
 export interface ScaleStrategy<T = KubeObject> {
+  /** The field `specReplicas` reads, as keys (`['spec', 'replicas']` when absent), for managedFields of `…/scale` writes. */
+  specReplicasPath?: readonly string[];
   /** `spec.replicas` (defaulted). */
   specReplicas(obj: T): number;
   /** Sets `spec.replicas`. */
@@ -239,6 +242,12 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * apply patches). A type listed but not implemented by the server is refused with the same 415.
    */
   patchTypes?: readonly string[];
+  /**
+   * Present for kinds without a generated type (custom resources): the structured-merge type of this
+   * version's objects, for managedFields and server-side apply, resolving named types in the built-in
+   * schema. Without it the kind's generated type (`rootTypeName`) is used.
+   */
+  mergeType?: TypeRef;
   /**
    * Present for kinds without a generated type (custom resources): the object's OpenAPI v3 schema (a
    * CRD version's openAPIV3Schema), which /openapi/v3 and /openapi/v2 publish under the kind's

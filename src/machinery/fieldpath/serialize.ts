@@ -50,6 +50,37 @@ export function setToJson(s: FieldSet): string {
   return out.join('');
 }
 
+/**
+ * The FieldsV1 of `s` as the parsed object of {@link setToJson} (same keys in the same order), built
+ * directly: the API server keeps managedFields as objects, and every write encodes its managers.
+ */
+export function setToObject(s: FieldSet): Record<string, unknown> {
+  return emitObject(s, false);
+}
+
+function emitObject(s: FieldSet, includeSelf: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const members = s.members.members;
+  const children = s.children.members;
+  if (includeSelf && (members.length > 0 || children.length > 0)) out['.'] = {};
+  let mi = 0;
+  let ci = 0;
+  while (mi < members.length || ci < children.length) {
+    const m = members[mi];
+    const c = children[ci];
+    const order = m === undefined ? 1 : c === undefined ? -1 : compare(m, c.pathElement);
+    if (order < 0 && m !== undefined) {
+      out[serializePathElement(m)] = {};
+      mi++;
+    } else if (c !== undefined) {
+      out[serializePathElement(c.pathElement)] = emitObject(c.set, order === 0);
+      if (order === 0) mi++;
+      ci++;
+    }
+  }
+  return out;
+}
+
 /** Read a node; returns its children (undefined when none) and whether the node is itself a member. */
 function readNode(obj: unknown): { children: FieldSet | undefined; isMember: boolean } {
   if (!isMap(obj)) throw new Error('ReadMapCB: expect { or n, but found ' + JSON.stringify(obj));

@@ -449,6 +449,10 @@ export class TypedValue {
       errs.push({ path: '', message: 'at least one of lhs and rhs must be provided' });
       return;
     }
+    // Equal values compare as no change at every depth (the walk below would only find equal leaves);
+    // skipping them makes a write's comparison cost what it changed. Upstream walks them anyway, for
+    // validation, which the typed conversion before a comparison has already done.
+    if (lhs !== undefined && rhs !== undefined && valuesEqual(lhs, rhs)) return;
     const a = this.schema.resolve(tr);
     if (a === undefined) {
       errs.push({ path: '', message: `schema error: no type found matching: ${typeName(tr)}` });
@@ -712,6 +716,25 @@ function isUntypedDeducedMap(m: MapAtom): boolean {
  * undefined when nothing changes. Fields the schema no longer has are left alone.
  */
 export function reconcileFieldSetWithSchema(fieldSet: FieldSet, tv: TypedValue): FieldSet | undefined {
+  // A manager's set usually comes back unchanged write after write (decoded once per stored
+  // managedFields entry); its reconciliation depends on the set and the type alone.
+  const cached = reconciled.get(fieldSet);
+  if (cached !== undefined && cached.schema === tv.schema && sameTypeRef(cached.typeRef, tv.typeRef)) return cached.result;
+  const result = reconcileUncached(fieldSet, tv);
+  reconciled.set(fieldSet, { schema: tv.schema, typeRef: tv.typeRef, result });
+  return result;
+}
+
+/** Results of {@link reconcileFieldSetWithSchema} by set (sets are never changed once built). */
+const reconciled = new WeakMap<FieldSet, { schema: Schema; typeRef: TypeRef; result: FieldSet | undefined }>();
+
+/** Whether two references name the same type: the same named type, or the same inline atom. */
+function sameTypeRef(a: TypeRef, b: TypeRef): boolean {
+  if (a.elementRelationship !== b.elementRelationship) return false;
+  return a.namedType !== undefined ? a.namedType === b.namedType : a.inlined === b.inlined;
+}
+
+function reconcileUncached(fieldSet: FieldSet, tv: TypedValue): FieldSet | undefined {
   const toRemove = new FieldSet();
   const toAdd = new FieldSet();
   let changed = false;

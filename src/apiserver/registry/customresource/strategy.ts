@@ -25,6 +25,8 @@ import { metaOf } from '../generic/objects.js';
 import { isQualifiedName } from '../../../machinery/validation/index.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import type { ResourceInfo, ResourceStrategy, ScaleStrategy, VersionConversion } from '../strategy.js';
+import { customResourceMergeType } from './merge-schema.js';
+import type { TypeRef } from '../../../machinery/merge/index.js';
 import { JsonPath } from './jsonpath.js';
 import { customResourceTable } from './table.js';
 import {
@@ -57,6 +59,7 @@ interface VersionInfo {
   version: CustomResourceDefinitionVersion;
   structural: Structural;
   rules: CompiledRules;
+  mergeType: TypeRef;
 }
 
 /** The versions of a CRD, the `spec.versions` entries. */
@@ -69,10 +72,11 @@ export function storageVersionOf(crd: CustomResourceDefinition): string | undefi
   return versionsOf(crd).find((v) => v.storage)?.name;
 }
 
-function versionInfo(v: CustomResourceDefinitionVersion): VersionInfo {
+function versionInfo(v: CustomResourceDefinitionVersion, preserveUnknownFields: boolean): VersionInfo {
   const schema = v.schema?.openAPIV3Schema ?? {};
+  const structural = toStructural(schema);
   // CEL compiles from the schema's JSON form (see validators.ts); CRD validation already compiled it.
-  return { version: v, structural: toStructural(schema), rules: compileRules(schema as CelStructural, 'openAPIV3Schema').rules };
+  return { version: v, structural, rules: compileRules(schema as CelStructural, 'openAPIV3Schema').rules, mergeType: customResourceMergeType(structural, preserveUnknownFields) };
 }
 
 /**
@@ -86,7 +90,7 @@ export function customResourceStrategies(crd: CustomResourceDefinition, ctx: Cus
   const storedVersion = versionsOf(crd).find((v) => v.name === stored);
   if (!storedVersion || stored === undefined) throw new Error(`CustomResourceDefinition ${crd.metadata?.name ?? ''} has no storage version`);
   const infos = new Map<string, VersionInfo>();
-  for (const v of versionsOf(crd)) if (v.served || v.name === stored) infos.set(v.name, versionInfo(v));
+  for (const v of versionsOf(crd)) if (v.served || v.name === stored) infos.set(v.name, versionInfo(v, crd.spec?.preserveUnknownFields === true));
   const base = versionStrategy(crd, infos.get(stored) as VersionInfo, infos, ctx);
   const out: ResourceStrategy[] = [base];
   for (const [name, info] of infos) {
@@ -145,6 +149,7 @@ function versionStrategy(crd: CustomResourceDefinition, vi: VersionInfo, all: Ma
   const strategy: ResourceStrategy = {
     info,
     hasStatus,
+    mergeType: vi.mergeType,
     defaults: (obj) => applyDefaults(obj, vi.structural),
     defaultOnRead: (obj) => applyDefaults(obj, vi.structural),
     prepareForCreate(obj) {
@@ -376,6 +381,7 @@ function scaleStrategy(scale: CustomResourceSubresourceScale): ScaleStrategy {
     return typeof value === 'number' ? Math.trunc(value) : 0;
   };
   return {
+    specReplicasPath: splitPath(scale.specReplicasPath),
     specReplicas: (obj) => int(obj, scale.specReplicasPath),
     setSpecReplicas(obj, replicas) {
       const keys = splitPath(scale.specReplicasPath);

@@ -7,6 +7,7 @@
 import { field, newBadRequest, newInvalid, type FieldError } from '../../../machinery/errors/index.js';
 import { deepCopy } from '../../../machinery/meta/index.js';
 import { decodeTypedObject } from '../../../machinery/serializer/index.js';
+import { validateFieldManager } from '../../../machinery/managedfields/index.js';
 
 type Query = Record<string, string>;
 
@@ -114,7 +115,46 @@ export function parseFieldValidation(query: Query, optionsKind: string): FieldVa
   const v = query.fieldValidation ?? '';
   if (v === '') return 'Warn';
   if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
-  throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [field.notSupported('fieldValidation', v, ['Ignore', 'Warn', 'Strict'])]);
+  throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [field.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])]);
+}
+
+/** The options every write takes (`metav1.CreateOptions`, `UpdateOptions`, `PatchOptions`). */
+export interface WriteOptions {
+  dryRun: boolean;
+  validation: FieldValidation;
+  /** The `fieldManager` query parameter; `''` when not sent. */
+  fieldManager: string;
+  /** `force` (apply only); undefined when not sent. */
+  force?: boolean;
+}
+
+/** The patch type of server-side apply. */
+export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml';
+
+/**
+ * Reads and validates a write's options as `ValidateCreateOptions` / `ValidateUpdateOptions` /
+ * `ValidatePatchOptions` do, all problems in one 422 on the options kind
+ * (`PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`):
+ * an apply needs a fieldManager, `force` is only for apply, then fieldManager, dryRun and
+ * fieldValidation values. `patchType` is given for patches only.
+ * @throws StatusError 400 for a `force` that is not a bool, 422 as above
+ */
+export function parseWriteOptions(query: Query, optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', patchType?: string): WriteOptions {
+  const force = bool(query, 'force');
+  const fieldManager = query.fieldManager ?? '';
+  const errs: FieldError[] = [];
+  if (optionsKind === 'PatchOptions') {
+    if (patchType === APPLY_PATCH_TYPE) {
+      if (fieldManager === '') errs.push(field.required('fieldManager', 'is required for apply patch'));
+    } else if (force !== undefined) errs.push(field.forbidden('force', 'may not be specified for non-apply patch'));
+  }
+  errs.push(...validateFieldManager(fieldManager));
+  const dryRun = query.dryRun ?? '';
+  if (dryRun !== '' && dryRun !== 'All') errs.push(field.notSupported('dryRun', dryRun, ['All']));
+  const validation = query.fieldValidation ?? '';
+  if (!['', 'Ignore', 'Warn', 'Strict'].includes(validation)) errs.push(field.notSupported('fieldValidation', validation, ['', 'Ignore', 'Strict', 'Warn']));
+  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
+  return { dryRun: dryRun === 'All', validation: validation === '' ? 'Warn' : (validation as FieldValidation), fieldManager, ...(force !== undefined ? { force } : {}) };
 }
 
 /** `metav1.DeleteOptions` as the store uses them. */

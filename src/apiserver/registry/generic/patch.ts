@@ -9,19 +9,27 @@
  *   (`interpretStrategicMergePatchError`); other failures, which upstream passes through
  *   unclassified as 500s, are the patch's fault and answered 400 with the same message (ADR 5);
  *   kinds without a schema → 415 as upstream answers for custom resources;
- * - server-side apply (`application/apply-patch+yaml`) and anything else → 415.
+ * - anything else → 415; server-side apply (`application/apply-patch+yaml`) is the field manager's
+ *   (store-write.ts).
  */
 import type { KubeObject } from '../../../api/index.js';
 import type { PatchType } from '../../../api/request.js';
 import { StatusError, newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../../../machinery/errors/index.js';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../../machinery/patch/index.js';
 
-/** The patch types served (server-side apply is not). */
+/** The patch types served, in the order upstream's installer lists them in a 415. */
 export const SUPPORTED_PATCH_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
 ] as const;
+
+/** A served patch type. */
+export type SupportedPatchType = (typeof SUPPORTED_PATCH_TYPES)[number];
+
+/** The patch types {@link applyPatch} applies to an object; server-side apply is the field manager's merge. */
+export type ObjectPatchType = Exclude<SupportedPatchType, 'application/apply-patch+yaml'>;
 
 /** upstream `maxJSONPatchOperations`. */
 const MAX_JSON_PATCH_OPERATIONS = 10000;
@@ -62,7 +70,7 @@ function withPatchErrors<T>(fn: () => T): T {
 export function checkPatchType(
   patchType: PatchType | undefined,
   accepted: readonly string[] = SUPPORTED_PATCH_TYPES,
-): asserts patchType is (typeof SUPPORTED_PATCH_TYPES)[number] {
+): asserts patchType is SupportedPatchType {
   const type = patchType ?? '';
   if (!(SUPPORTED_PATCH_TYPES as readonly string[]).includes(type) || !accepted.includes(type)) {
     throw newUnsupportedMediaType(type, accepted);
@@ -73,7 +81,7 @@ export function checkPatchType(
  * Applies `patch` to `doc` (a private copy of the current object) and returns the result.
  * `rootType` is the schema type name for strategic merge patches.
  */
-export function applyPatch(doc: KubeObject, patchType: (typeof SUPPORTED_PATCH_TYPES)[number], patch: unknown, rootType: string | undefined): unknown {
+export function applyPatch(doc: KubeObject, patchType: ObjectPatchType, patch: unknown, rootType: string | undefined): unknown {
   switch (patchType) {
     case 'application/json-patch+json': {
       if (Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {

@@ -16,6 +16,7 @@ import { type Rand } from '../../../util/random/index.js';
 import type { CacheFeed } from '../../watchcache/cache-feed.js';
 import { decodeObject, type WatchCache } from '../../watchcache/watch-cache.js';
 import type { ResourceInfo, ResourceStrategy, VersionConversion } from '../strategy.js';
+import type { TypeRef } from '../../../machinery/merge/index.js';
 import type { Store } from './store.js';
 import type { StorageExtension, UpdateStrategy } from '../extension.js';
 import { apiVersionOf } from './decode.js';
@@ -38,6 +39,8 @@ export type UpdateMode = 'main' | 'status' | UpdateStrategy;
 export interface StoreView {
   info: ResourceInfo;
   conversion: VersionConversion;
+  /** The view's structured-merge type when it is not a built-in type (a custom resource version; see {@link ResourceStrategy.mergeType}). */
+  mergeType?: TypeRef;
 }
 
 /** Result of a write: the response object and whether it was created. */
@@ -65,6 +68,11 @@ export interface StoreOptions {
    * `namespace` does not exist or is terminating. `name` is the object's name for the error.
    */
   admitCreate?: (namespace: string, name: string, gr: GroupResource) => Promise<void>;
+  /**
+   * Whether writes record `metadata.managedFields` (default true, as upstream always does); false only
+   * to measure what the tracking costs (`npm run bench`). Server-side apply works either way.
+   */
+  trackManagedFields?: boolean;
   /** The store of another served resource (see {@link StorageContext.storeOf}). */
   storeOf?: (group: string, resource: string) => Store | undefined;
   /** What the server serves (see {@link StorageContext.servedResources}). */
@@ -145,6 +153,8 @@ export abstract class StoreCore {
   /** What the kind's own storage adds (see {@link StorageExtension}); empty for most kinds. */
   abstract readonly extension: StorageExtension;
   protected readonly apiVersion: string;
+  /** The served versions other than the stored one, by apiVersion (see {@link addView}). */
+  readonly views = new Map<string, StoreView>();
 
   constructor(protected readonly opts: StoreOptions) {
     this.strategy = opts.strategy;
@@ -152,6 +162,11 @@ export abstract class StoreCore {
     this.gr = { group: info.group, resource: info.resource };
     this.prefix = resourcePrefix(info);
     this.apiVersion = apiVersionOf(info);
+  }
+
+  /** Records a served version viewing this store (managedFields convert between versions through it). */
+  addView(view: StoreView): void {
+    this.views.set(apiVersionOf(view.info), view);
   }
 
   /** Storage key of an object. @throws StatusError 400 for names that cannot be a path segment */

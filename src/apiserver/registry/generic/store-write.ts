@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../../api/index.js';
 import type { PatchType } from '../../../api/request.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
-import { StatusError, field, isAlreadyExists, newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, type FieldError } from '../../../machinery/errors/index.js';
+import { StatusError, field, isAlreadyExists, newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, newUnsupportedMediaType, type FieldError } from '../../../machinery/errors/index.js';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaValidationOptions } from '../../../machinery/validation/index.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { StorageError } from '../../../storage/interface.js';
@@ -15,14 +15,59 @@ import { randomString } from '../../../util/random/index.js';
 import { apiVersionOf, decodeBody, decodeTyped, pruneUnknown, unknownFieldMessage } from './decode.js';
 import { maxDepthError } from '../../../machinery/serializer/index.js';
 import { clone, encodeForStorage, metaOf } from './objects.js';
-import { parseDryRun, parseFieldValidation, type FieldValidation } from './options.js';
+import { APPLY_PATCH_TYPE, parseWriteOptions, type FieldValidation, type WriteOptions } from './options.js';
 import { applyPatch, checkPatchType } from './patch.js';
+import { FieldManagers } from './field-managers.js';
+import { managerOrUserAgent } from '../../../machinery/managedfields/index.js';
 import { rootTypeName } from '../../../api/schema/index.js';
 import { MAX_NAME_GENERATION_ATTEMPTS, tryDecode, keepAllButStatus, type Query, type UpdateMode, type StoreView, type WriteResult, type Preconditions } from './store-core.js';
 import { ReadStore } from './store-read.js';
 
+/**
+ * The manager of internal writes that do not come through {@link ApiServer.handle} (bootstrap objects,
+ * the CRD lifecycle's status): upstream's in-process loopback client says `kube-apiserver`.
+ */
+const INTERNAL_USER_AGENT = 'kube-apiserver';
+
+/** The subresource an update mode writes: `''` for the main resource. */
+function subresourceOf(mode: UpdateMode): string {
+  if (mode === 'main') return '';
+  if (mode === 'status') return 'status';
+  return mode.subresource;
+}
+
 /** Writes on top of {@link ReadStore}. */
 export abstract class WriteStore extends ReadStore {
+  private managers?: FieldManagers;
+
+  /** Whether writes record `metadata.managedFields` (the store option `trackManagedFields`). */
+  get trackingManagedFields(): boolean {
+    return this.opts.trackManagedFields !== false;
+  }
+
+  /** The field managers of this store's endpoints (managedFields, server-side apply), built on first use. */
+  get fieldManagers(): FieldManagers {
+    this.managers ??= new FieldManagers({
+      strategy: this.strategy,
+      storageVersion: this.apiVersion,
+      views: this.views,
+      toStorage: (obj, view) => this.toStorage(obj, view),
+      fromStorage: (obj, view) => this.fromStorage(obj, view),
+      clock: this.opts.clock,
+    });
+    return this.managers;
+  }
+
+  /**
+   * `obj` (a private copy in the stored version) with `metadata.managedFields` recording what the write
+   * by `manager` changes against `live` (undefined for a create) at `view`'s version and
+   * `subresource` — UpdateNoErrors: a failure drops managedFields rather than the write. Unchanged
+   * when the server does not track managed fields.
+   */
+  trackUpdate(view: StoreView | undefined, subresource: string, live: KubeObject | undefined, obj: KubeObject, manager: string): KubeObject {
+    if (!this.trackingManagedFields) return obj;
+    return this.fieldManagers.forEndpoint(view, subresource).updateNoErrors(live ?? this.fieldManagers.newObject(), obj, manager);
+  }
   // ---------------------------------------------------------------------------------------------
   // Create.
 
@@ -30,11 +75,11 @@ export abstract class WriteStore extends ReadStore {
    * POST: decode (unknown fields per fieldValidation), defaults, admission, then up to 8 attempts
    * with freshly generated names when `generateName` is used (store.go `createWithGenerateNameRetry`).
    */
-  async create(namespace: string | undefined, body: unknown, query: Query, warnings: string[], view?: StoreView): Promise<KubeObject> {
-    const validation = parseFieldValidation(query, 'CreateOptions');
-    const dryRun = parseDryRun(query, 'CreateOptions');
-    const obj = this.decodeIn(view, body, validation, warnings);
-    this.strategy.defaults(obj);
+  async create(namespace: string | undefined, body: unknown, query: Query, warnings: string[], view?: StoreView, userAgent = INTERNAL_USER_AGENT): Promise<KubeObject> {
+    const { validation, dryRun, fieldManager } = parseWriteOptions(query, 'CreateOptions');
+    const decoded = this.decodeIn(view, body, validation, warnings);
+    this.strategy.defaults(decoded);
+    const obj = this.trackUpdate(view, '', undefined, decoded, managerOrUserAgent(fieldManager, userAgent));
     const meta = metaOf(obj);
     if (this.strategy.info.namespaced && this.opts.admitCreate) {
       await this.opts.admitCreate(namespace ?? '', meta.name ?? meta.generateName ?? '', this.gr);
@@ -170,14 +215,16 @@ export abstract class WriteStore extends ReadStore {
     warnings: string[],
     mode: UpdateMode = 'main',
     view?: StoreView,
+    userAgent = INTERNAL_USER_AGENT,
   ): Promise<WriteResult> {
-    const validation = parseFieldValidation(query, 'UpdateOptions');
-    const dryRun = parseDryRun(query, 'UpdateOptions');
+    const { validation, dryRun, fieldManager } = parseWriteOptions(query, 'UpdateOptions');
     const obj = this.decodeIn(view, body, validation, warnings);
     this.strategy.defaults(obj);
     this.checkName(obj, namespace, name);
     const uid = obj.metadata?.uid;
-    return this.updateObject(namespace, name, mode, dryRun, false, () => clone(obj), uid ? { uid } : undefined, warnings);
+    const manager = managerOrUserAgent(fieldManager, userAgent);
+    const sub = subresourceOf(mode);
+    return this.updateObject(namespace, name, mode, dryRun, false, (existing) => this.trackUpdate(view, sub, existing, clone(obj), manager), uid ? { uid } : undefined, warnings);
   }
 
   /**
@@ -194,10 +241,14 @@ export abstract class WriteStore extends ReadStore {
     warnings: string[],
     mode: UpdateMode = 'main',
     view?: StoreView,
+    userAgent = INTERNAL_USER_AGENT,
   ): Promise<WriteResult> {
     checkPatchType(patchType, this.strategy.patchTypes);
-    const validation = parseFieldValidation(query, 'PatchOptions');
-    const dryRun = parseDryRun(query, 'PatchOptions');
+    const opts = parseWriteOptions(query, 'PatchOptions', patchType);
+    if (patchType === APPLY_PATCH_TYPE) return this.apply(namespace, name, patch, opts, warnings, mode, view);
+    const { validation, dryRun } = opts;
+    const manager = managerOrUserAgent(opts.fieldManager, userAgent);
+    const sub = subresourceOf(mode);
     // The patch applies to the object in the request's version (its field paths are that version's).
     const info = view?.info ?? this.strategy.info;
     const root = rootTypeName(info.group, info.version, info.kind);
@@ -208,7 +259,27 @@ export abstract class WriteStore extends ReadStore {
       const patched = view ? this.toStorage(result, view) : result;
       this.strategy.defaults(patched);
       this.checkName(patched, namespace, name);
-      return patched;
+      return this.trackUpdate(view, sub, existing, patched, manager);
+    }, undefined, warnings);
+  }
+
+  /**
+   * Server-side apply (patch.go `applyPatcher`): the configuration merged into the current object by
+   * the endpoint's field manager — or into an empty one, creating it, at the main resource — with
+   * conflicts (409) unless `force`. `patch` is the decoded configuration; the manager is the
+   * required `fieldManager`.
+   */
+  private apply(namespace: string | undefined, name: string, patch: unknown, opts: WriteOptions, warnings: string[], mode: UpdateMode, view: StoreView | undefined): Promise<WriteResult> {
+    const fm = this.fieldManagers.forEndpoint(view, subresourceOf(mode));
+    const create = mode === 'main';
+    return this.updateObject(namespace, name, mode, opts.dryRun, create, (existing) => {
+      if (!existing && !create) throw newNotFound(this.gr, name);
+      const live = existing ?? this.fieldManagers.newObject();
+      // The merge may share subtrees with the frozen live object; the store's hooks change the result.
+      const obj = structuredClone(fm.apply(live, patch as Record<string, unknown>, opts.fieldManager, opts.force === true));
+      this.strategy.defaults(obj);
+      this.checkName(obj, namespace, name);
+      return obj;
     }, undefined, warnings);
   }
 
@@ -265,6 +336,7 @@ export abstract class WriteStore extends ReadStore {
     info: { group: string; version: string; kind: string },
   ): KubeObject {
     checkPatchType(patchType, this.strategy.patchTypes);
+    if (patchType === APPLY_PATCH_TYPE) throw newUnsupportedMediaType(patchType, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
     const result = applyPatch(clone(current), patchType, patch, root);
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
       throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(result), `cannot restore struct from: ${Array.isArray(result) ? 'slice' : typeof result}`)]);

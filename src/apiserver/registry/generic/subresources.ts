@@ -11,8 +11,11 @@ import { field, newInvalid, newNotFound, newMethodNotSupported, type FieldError 
 import { rootTypeName } from '../../../api/schema/index.js';
 import { decodeBody } from './decode.js';
 import { clone, metaOf } from './objects.js';
-import { parseDryRun, parseFieldValidation } from './options.js';
+import { APPLY_PATCH_TYPE, parseWriteOptions } from './options.js';
+import { checkPatchType } from './patch.js';
 import type { Store } from './store.js';
+import type { StoreView } from './store-core.js';
+import { managerOrUserAgent } from '../../../machinery/managedfields/index.js';
 
 type Query = Record<string, string>;
 
@@ -62,21 +65,60 @@ function applyScale(store: Store, existing: KubeObject, scale: KubeObject): Kube
   return obj;
 }
 
+/**
+ * The parent after a write to its Scale (ScaleREST's `scaleUpdatedObjectInfo`): the current Scale,
+ * carrying the parent's owners of its replicas field as its managedFields (ScaleHandler), is turned
+ * into the new one by `updatedScale` (which records the write's manager), then the new replicas and
+ * ownership go back to the parent.
+ */
+function scaledParent(store: Store, existing: KubeObject, view: StoreView | undefined, updatedScale: (oldScale: KubeObject) => KubeObject): KubeObject {
+  const track = store.trackingManagedFields;
+  const handler = track ? store.fieldManagers.scaleHandler(existing, view, scaleStrategyOf(store).specReplicasPath ?? ['spec', 'replicas']) : undefined;
+  const oldScale = scaleOf(store, existing);
+  const managed = handler?.toSubresource();
+  if (managed) (oldScale.metadata as Record<string, unknown>).managedFields = managed;
+  const scale = updatedScale(oldScale);
+  const obj = applyScale(store, existing, scale);
+  if (handler) {
+    const entries = handler.toParent(scale.metadata?.managedFields);
+    if (entries) metaOf(obj).managedFields = entries;
+    else delete metaOf(obj).managedFields;
+  }
+  return obj;
+}
+
 /** PUT …/scale (`kubectl scale --current-replicas` sends the Scale with its resourceVersion; stale → 409). */
-export async function updateScale(store: Store, namespace: string | undefined, name: string, body: unknown, query: Query, warnings: string[]): Promise<KubeObject> {
+export async function updateScale(
+  store: Store,
+  namespace: string | undefined,
+  name: string,
+  body: unknown,
+  query: Query,
+  warnings: string[],
+  view?: StoreView,
+  userAgent = '',
+): Promise<KubeObject> {
   scaleStrategyOf(store);
-  const validation = parseFieldValidation(query, 'UpdateOptions');
-  const dryRun = parseDryRun(query, 'UpdateOptions');
+  const { validation, dryRun, fieldManager } = parseWriteOptions(query, 'UpdateOptions');
+  const manager = managerOrUserAgent(fieldManager, userAgent);
   const scale = decodeBody(store.strategy, body, validation, warnings, SCALE);
   store.checkName(scale, namespace, name);
   const res = await store.updateObject(namespace, name, 'main', dryRun, false, (existing) => {
     if (!existing) throw newNotFound(store.gr, name);
-    return applyScale(store, existing, scale);
+    return scaledParent(store, existing, view, (oldScale) => trackScale(store, oldScale, clone(scale), manager));
   });
   return deepFreeze(scaleOf(store, res.obj));
 }
 
-/** PATCH …/scale (`kubectl scale` sends a merge patch `{"spec":{"replicas":5}}`). */
+/** `scale` with managedFields recording `manager`'s write against `oldScale`, when the server tracks them. */
+function trackScale(store: Store, oldScale: KubeObject, scale: KubeObject, manager: string): KubeObject {
+  return store.trackingManagedFields ? store.fieldManagers.forScale().updateNoErrors(oldScale, scale, manager) : scale;
+}
+
+/**
+ * PATCH …/scale (`kubectl scale` sends a merge patch `{"spec":{"replicas":5}}`; an apply patch of a
+ * Scale merges with the Scale's owners of `spec.replicas`, 409 on conflicts).
+ */
 export async function patchScale(
   store: Store,
   namespace: string | undefined,
@@ -85,16 +127,26 @@ export async function patchScale(
   patch: unknown,
   query: Query,
   warnings: string[],
+  view?: StoreView,
+  userAgent = '',
 ): Promise<KubeObject> {
   scaleStrategyOf(store);
-  const validation = parseFieldValidation(query, 'PatchOptions');
-  const dryRun = parseDryRun(query, 'PatchOptions');
+  checkPatchType(patchType);
+  const opts = parseWriteOptions(query, 'PatchOptions', patchType);
+  const manager = managerOrUserAgent(opts.fieldManager, userAgent);
   const root = rootTypeName(SCALE.group, SCALE.version, SCALE.kind);
-  const res = await store.updateObject(namespace, name, 'main', dryRun, false, (existing) => {
+  const res = await store.updateObject(namespace, name, 'main', opts.dryRun, false, (existing) => {
     if (!existing) throw newNotFound(store.gr, name);
-    const scale = store.patchedObject(scaleOf(store, existing), patchType, patch, root, validation, warnings, SCALE);
-    store.checkName(scale, namespace, name);
-    return applyScale(store, existing, scale);
+    return scaledParent(store, existing, view, (oldScale) => {
+      if (patchType === APPLY_PATCH_TYPE) {
+        const applied = structuredClone(store.fieldManagers.forScale().apply(oldScale, patch as Record<string, unknown>, opts.fieldManager, opts.force === true));
+        store.checkName(applied, namespace, name);
+        return applied;
+      }
+      const scale = store.patchedObject(oldScale, patchType, patch, root, opts.validation, warnings, SCALE);
+      store.checkName(scale, namespace, name);
+      return trackScale(store, oldScale, scale, manager);
+    });
   });
   return deepFreeze(scaleOf(store, res.obj));
 }

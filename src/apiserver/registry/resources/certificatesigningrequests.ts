@@ -244,6 +244,7 @@ function preserveConditions(csr: CSRObject, old: CertificateSigningRequest, type
 
 /** The `/approval` subresource (csrApprovalStrategy): only the conditions change. */
 export const approvalStrategy: UpdateStrategy = {
+  subresource: 'approval',
   prepareForUpdate(obj, old, now) {
     const csr = obj as CSRObject;
     const stored = old as CSRObject;
@@ -266,8 +267,8 @@ function csrStorage({ store }: StorageContext): StorageExtension {
     subresources: {
       approval: {
         get: async (req) => ({ code: 200, body: await store.get(undefined, req.name, req.query) }),
-        update: async (req) => ({ code: 200, body: (await store.update(undefined, req.name, req.body, req.query, req.warnings, approvalStrategy)).obj }),
-        patch: async (req) => ({ code: 200, body: (await store.patch(undefined, req.name, req.patchType, req.body, req.query, req.warnings, approvalStrategy)).obj }),
+        update: async (req) => ({ code: 200, body: (await store.update(undefined, req.name, req.body, req.query, req.warnings, approvalStrategy, undefined, req.userAgent)).obj }),
+        patch: async (req) => ({ code: 200, body: (await store.patch(undefined, req.name, req.patchType, req.body, req.query, req.warnings, approvalStrategy, undefined, req.userAgent)).obj }),
       },
     },
   };

@@ -30,7 +30,7 @@ export function namespaceStorage({ store, clock }: StorageContext, finalizeStrat
     shouldDeleteDuringUpdate: (obj) => specFinalizers(obj).length === 0,
     subresources: {
       finalize: {
-        update: async (req) => ({ code: 200, body: (await store.update(undefined, req.name, req.body, req.query, req.warnings, finalizeStrategy)).obj }),
+        update: async (req) => ({ code: 200, body: (await store.update(undefined, req.name, req.body, req.query, req.warnings, finalizeStrategy, undefined, req.userAgent)).obj }),
       },
     },
     bootstrap: () => ensureDefaultNamespaces(store),

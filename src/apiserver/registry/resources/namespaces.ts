@@ -117,6 +117,7 @@ export const namespaceStrategy: ResourceStrategy<NamespaceObject> = {
   returnDeletedObject: true,
   storage: (ctx) =>
     namespaceStorage(ctx, {
+      subresource: 'finalize',
       prepareForUpdate: (ns, old) => prepareForFinalizeUpdate(ns as NamespaceObject, old as NamespaceObject),
       validateUpdate: (ns) => validateFinalizeUpdate(ns as NamespaceObject),
     }),
