@@ -5,8 +5,8 @@
  */
 import type { KubeObject } from '../../api/index.js';
 import { formatTime, parseTime } from '../../util/clock/index.js';
-import type { FieldSet} from '../fieldpath/index.js';
-import { compareStrings, jsonString, setFromJson, setToJson, type ManagedFields, type VersionedSet } from '../fieldpath/index.js';
+import type { FieldSet } from '../fieldpath/index.js';
+import { compareStrings, jsonString, setFromJson, setToObject, type ManagedFields, type VersionedSet } from '../fieldpath/index.js';
 
 /** One `metadata.managedFields` entry (metav1.ManagedFieldsEntry) as JSON. */
 export interface ManagedFieldsEntry {
@@ -46,7 +46,7 @@ export function fieldsToSet(fields: unknown): FieldSet {
 
 /** A set as a FieldsV1 object (SetToFields), keys in upstream's order. */
 export function setToFields(set: FieldSet): object {
-  return JSON.parse(setToJson(set)) as object;
+  return setToObject(set);
 }
 
 /**
