@@ -5,7 +5,7 @@
  * pkg/util/managedfields/internal/lastapplied.go, lastappliedmanager.go and lastappliedupdater.go (v0.33.9).
  */
 import type { KubeObject } from '../../api/index.js';
-import type { FieldSet} from '../fieldpath/index.js';
+import type { FieldSet } from '../fieldpath/index.js';
 import { valueToJson, type Value } from '../fieldpath/index.js';
 import { Conflicts } from '../merge/index.js';
 import { DelegatingManager, type Managed, type Manager, type ManagerResult } from './managed.js';

@@ -5,8 +5,8 @@
  */
 import type { KubeObject } from '../../api/index.js';
 import { formatTime, parseTime } from '../../util/clock/index.js';
-import type { FieldSet} from '../fieldpath/index.js';
-import { compareStrings, jsonString, setFromJson, setToJson, type ManagedFields, type VersionedSet } from '../fieldpath/index.js';
+import type { FieldSet } from '../fieldpath/index.js';
+import { compareStrings, jsonString, setFromJson, setToObject, type ManagedFields, type VersionedSet } from '../fieldpath/index.js';
 
 /** One `metadata.managedFields` entry (metav1.ManagedFieldsEntry) as JSON. */
 export interface ManagedFieldsEntry {
@@ -46,7 +46,7 @@ export function fieldsToSet(fields: unknown): FieldSet {
 
 /** A set as a FieldsV1 object (SetToFields), keys in upstream's order. */
 export function setToFields(set: FieldSet): object {
-  return JSON.parse(setToJson(set)) as object;
+  return setToObject(set);
 }
 
 /**
@@ -101,9 +101,13 @@ export function entryGoString(e: ManagedFieldsEntry): string {
   return `{${e.manager ?? ''} ${e.operation ?? ''} ${e.apiVersion ?? ''} ${time} ${e.fieldsType ?? ''} ${fields} ${e.subresource ?? ''}}`;
 }
 
+const WHOLE_SECONDS_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
 /** The time as metav1.Time re-encodes it (RFC 3339, whole seconds, UTC); unparsable text is kept. */
 function normalTime(t: unknown): string | undefined {
   if (typeof t !== 'string' || t === '') return undefined;
+  // What we wrote ourselves is already in that form (the common case, on every write).
+  if (WHOLE_SECONDS_UTC.test(t)) return t;
   const ms = parseTime(t);
   return ms === undefined ? t : formatTime(ms);
 }
