@@ -81,6 +81,22 @@ function parseJson(s: string): Value {
  * version may know them) and a plain Error for anything malformed.
  */
 export function deserializePathElement(s: string): PathElement {
+  let pe = parsedElements.get(s);
+  if (pe === undefined) {
+    pe = parsePathElement(s);
+    // Every write decodes its object's managedFields, and their keys repeat; elements are never changed.
+    if (parsedElements.size >= PARSED_ELEMENTS_MAX) parsedElements.clear();
+    if (pe.key !== undefined) Object.freeze(pe.key);
+    parsedElements.set(s, Object.freeze(pe));
+  }
+  return pe;
+}
+
+/** Parsed path elements by their serialized form, at most {@link PARSED_ELEMENTS_MAX}. */
+const parsedElements = new Map<string, PathElement>();
+const PARSED_ELEMENTS_MAX = 8192;
+
+function parsePathElement(s: string): PathElement {
   if (s.length < 2) throw new Error('key must be 2 characters long:');
   if (s[1] !== ':') throw new Error(`missing colon: ${s}`);
   const rest = s.slice(2);

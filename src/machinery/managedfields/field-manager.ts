@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../api/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import type { Rand } from '../../util/random/index.js';
-import type { FieldSet } from '../fieldpath/index.js';
+import { valuesEqual, type FieldSet, type Value } from '../fieldpath/index.js';
 import { Conflicts } from '../merge/index.js';
 import { BuildManagerInfoManager } from './build-manager-info.js';
 import { CapManagersManager, DEFAULT_MAX_UPDATE_MANAGERS } from './cap-managers.js';
@@ -77,6 +77,11 @@ function decodeLiveOrNew(liveObj: KubeObject, newObj: KubeObject, ignoreFromRequ
   if (ignoreFromRequest) return decodeOrEmpty(liveObj.metadata?.managedFields);
   const requested: unknown = newObj.metadata?.managedFields;
   if (isResetManagedFields(requested)) return newEmptyManaged();
+  const live: unknown = liveObj.metadata?.managedFields;
+  // Most writes send the live list back unchanged (a patch, a read-modify-write): decoding the live
+  // list, which came from storage, gives the same ownership and lets unchanged sets be written back as
+  // they were read.
+  if (requested !== undefined && live !== undefined && valuesEqual(requested as Value, live as Value)) return decodeOrEmpty(live);
   try {
     const managed = decodeManagedFields(requested);
     if (managed.fields.size > 0) return managed;

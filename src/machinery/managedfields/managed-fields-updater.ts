@@ -27,7 +27,13 @@ export class ManagedFieldsUpdater implements Manager {
     if (vs !== undefined) {
       fields.delete(CURRENT_OPERATION);
       const previous = fields.get(manager);
-      fields.set(manager, previous === undefined ? vs : { set: vs.set.union(previous.set), apiVersion: vs.apiVersion, applied: vs.applied });
+      if (previous === undefined) fields.set(manager, vs);
+      else {
+        const set = vs.set.union(previous.set);
+        // Rewriting fields it already had leaves the manager's set as it was (and its stored encoding reusable).
+        const same = set.size() === previous.set.size() && previous.apiVersion === vs.apiVersion && previous.applied === vs.applied;
+        if (!same) fields.set(manager, { set, apiVersion: vs.apiVersion, applied: vs.applied });
+      }
       r.managed.times.set(manager, formatTime(this.clock.now()));
     }
     return r;

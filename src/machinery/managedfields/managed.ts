@@ -113,6 +113,13 @@ function normalTime(t: unknown): string | undefined {
 }
 
 /**
+ * The FieldsV1 a set was decoded from, when it came from storage (frozen objects of the watch cache,
+ * which this encoder wrote): most writes leave every other manager's set as it was, and re-encoding
+ * them would cost as much as the rest of the bookkeeping.
+ */
+const storedFields = new WeakMap<FieldSet, object>();
+
+/**
  * Decode `metadata.managedFields` (DecodeManagedFields). Throws with upstream's texts:
  * ``operation must be `Apply` or `Update` ``, `apiVersion must not be empty`,
  * `missing fieldsType in managed fields entry 0`, `invalid fieldsType "X" in managed fields entry 0`,
@@ -135,6 +142,8 @@ export function decodeManagedFields(encoded: unknown): Managed {
     } catch (err) {
       throw new Error(`error decoding versioned set from ${entryGoString(e)}: error decoding set: ${(err as Error).message}`, { cause: err });
     }
+    // Stored entries are ours, in upstream's encoding already: an unchanged set is written back as it was read.
+    if (e.fieldsV1 !== undefined && Object.isFrozen(e.fieldsV1)) storedFields.set(set, e.fieldsV1);
     managed.fields.set(manager, { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' });
     managed.times.set(manager, normalTime(e.time));
   });
@@ -151,7 +160,7 @@ function encodeManagerVersionedSet(manager: string, vs: VersionedSet, time: stri
   if (vs.apiVersion !== '') out.apiVersion = vs.apiVersion;
   if (time !== undefined) out.time = time;
   out.fieldsType = 'FieldsV1';
-  out.fieldsV1 = setToFields(vs.set);
+  out.fieldsV1 = storedFields.get(vs.set) ?? setToFields(vs.set);
   if (id.subresource !== undefined && id.subresource !== '') out.subresource = id.subresource;
   return out;
 }

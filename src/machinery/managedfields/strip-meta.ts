@@ -36,5 +36,6 @@ function stripFields(fields: ManagedFields, manager: string): void {
   if (vs === undefined) return;
   const set = vs.set.difference(STRIP_SET);
   if (set.empty()) fields.delete(manager);
-  else fields.set(manager, { set, apiVersion: vs.apiVersion, applied: vs.applied });
+  // Nothing stripped: the set keeps its identity, so its stored encoding is reused.
+  else if (set.size() !== vs.set.size()) fields.set(manager, { set, apiVersion: vs.apiVersion, applied: vs.applied });
 }

@@ -55,19 +55,36 @@ function typeName(tr: TypeRef): string {
   return tr.namedType ?? 'inlined type';
 }
 
-function validateScalar(t: ScalarType, v: Value | undefined, prefix: string): ValidationError[] {
-  if (v === undefined || v === null) return [];
-  const fail = (m: string): ValidationError[] => [{ path: '', message: prefix + m }];
+/** Which handler `v` goes to under atom `a`: {@link atomKind} of {@link deduceAtom}, without building the atom. */
+function deducedKind(a: Atom, v: Value | undefined): 'map' | 'scalar' | 'list' | undefined {
+  if (v !== undefined && v !== null) {
+    if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') {
+      if (a.scalar !== undefined) return 'scalar';
+    } else if (Array.isArray(v)) {
+      if (a.list !== undefined) return 'list';
+    } else if (a.map !== undefined) return 'map';
+  }
+  return atomKind(a);
+}
+
+/** The message of a scalar that is not of type `t`, undefined when it is (or absent). */
+function scalarError(t: ScalarType, v: Value | undefined): string | undefined {
+  if (v === undefined || v === null) return undefined;
   switch (t) {
     case 'numeric':
-      return typeof v === 'number' ? [] : fail(`expected numeric (int or float), got ${goType(v)}`);
+      return typeof v === 'number' ? undefined : `expected numeric (int or float), got ${goType(v)}`;
     case 'string':
-      return typeof v === 'string' ? [] : fail(`expected string, got ${JSON.stringify(v)}`);
+      return typeof v === 'string' ? undefined : `expected string, got ${JSON.stringify(v)}`;
     case 'boolean':
-      return typeof v === 'boolean' ? [] : fail(`expected boolean, got ${JSON.stringify(v)}`);
+      return typeof v === 'boolean' ? undefined : `expected boolean, got ${JSON.stringify(v)}`;
     case 'untyped':
-      return typeof v === 'object' ? fail(`expected any scalar, got ${JSON.stringify(v)}`) : [];
+      return typeof v === 'object' ? `expected any scalar, got ${JSON.stringify(v)}` : undefined;
   }
+}
+
+function validateScalar(t: ScalarType, v: Value | undefined, prefix: string): ValidationError[] {
+  const message = scalarError(t, v);
+  return message === undefined ? [] : [{ path: '', message: prefix + message }];
 }
 
 function goType(v: Value): string {
@@ -158,58 +175,68 @@ export class TypedValue {
 
   /** Check the value against the schema (TypedValue.Validate); throws {@link ValidationErrors} (duplicate list keys, wrong scalar types, undeclared fields). */
   validate(opts: ValidateOptions = {}): void {
-    const errs = this.validateNode(this.value, this.typeRef, opts.allowDuplicates === true);
+    const errs: ValidationError[] = [];
+    this.validateNode(this.value, this.typeRef, opts.allowDuplicates === true, [], errs);
     if (errs.length > 0) throw new ValidationErrors(errs);
   }
 
-  private validateNode(v: Value | undefined, tr: TypeRef, allowDuplicates: boolean): ValidationError[] {
+  /**
+   * Validates `v` into `errs`. Every write validates whole objects, so the walk allocates nothing on
+   * the way: `path` is a stack of field names (`.name`) and list elements, made a string only for an
+   * error.
+   */
+  private validateNode(v: Value | undefined, tr: TypeRef, allowDuplicates: boolean, path: (string | PathElement)[], errs: ValidationError[]): void {
+    const fail = (message: string): void => {
+      errs.push({ path: path.map((p) => (typeof p === 'string' ? p : elementString(p))).join(''), message });
+    };
     const a = this.schema.resolve(tr);
-    if (a === undefined) return [{ path: '', message: `schema error: no type found matching: ${typeName(tr)}` }];
-    const atom = deduceAtom(a, v);
-    switch (atomKind(atom)) {
+    if (a === undefined) return fail(`schema error: no type found matching: ${typeName(tr)}`);
+    switch (deducedKind(a, v)) {
       case 'map': {
-        const t = atom.map as MapAtom;
-        if (v === undefined || v === null) return [];
+        const t = a.map as MapAtom;
+        if (v === undefined || v === null) return;
         const m = asMap(v);
-        if (m === undefined) return [{ path: '', message: `expected map, got ${JSON.stringify(v)}` }];
-        if (t.elementRelationship === 'atomic') return [];
-        const errs: ValidationError[] = [];
-        for (const [k, child] of Object.entries(m)) {
+        if (m === undefined) return fail(`expected map, got ${JSON.stringify(v)}`);
+        if (t.elementRelationship === 'atomic') return;
+        for (const k in m) {
           const ft = mapFieldType(t, k);
-          if (ft === undefined) {
-            errs.push({ path: '.' + k, message: 'field not declared in schema' });
-            continue;
-          }
-          errs.push(...prefixed(this.validateNode(child, ft, allowDuplicates), '.' + k));
+          path.push('.' + k);
+          if (ft === undefined) fail('field not declared in schema');
+          else this.validateNode(m[k], ft, allowDuplicates, path, errs);
+          path.pop();
         }
-        return errs;
+        return;
       }
-      case 'scalar':
-        return validateScalar(atom.scalar as ScalarType, v, '');
+      case 'scalar': {
+        const message = scalarError(a.scalar as ScalarType, v);
+        if (message !== undefined) fail(message);
+        return;
+      }
       case 'list': {
-        const t = atom.list as ListAtom;
-        if (v === undefined || v === null) return [];
+        const t = a.list as ListAtom;
+        if (v === undefined || v === null) return;
         const l = asList(v);
-        if (l === undefined) return [{ path: '', message: `expected list, got ${JSON.stringify(v)}` }];
-        if (t.elementRelationship === 'atomic') return [];
-        const errs: ValidationError[] = [];
+        if (l === undefined) return fail(`expected list, got ${JSON.stringify(v)}`);
+        if (t.elementRelationship === 'atomic') return;
         const seen = new PathElementSet();
         l.forEach((child, i) => {
           let pe: PathElement;
           try {
             pe = listItemToPathElement(this.schema, t, child);
           } catch (e) {
-            errs.push({ path: '', message: `element ${i}: ${(e as Error).message}` });
+            fail(`element ${i}: ${(e as Error).message}`);
             return;
           }
-          if (seen.has(pe) && !allowDuplicates) errs.push({ path: '', message: `duplicate entries for key ${elementString(pe)}` });
+          if (seen.has(pe) && !allowDuplicates) fail(`duplicate entries for key ${elementString(pe)}`);
           seen.insert(pe);
-          errs.push(...prefixed(this.validateNode(child, t.elementType, allowDuplicates), elementString(pe)));
+          path.push(pe);
+          this.validateNode(child, t.elementType, allowDuplicates, path, errs);
+          path.pop();
         });
-        return errs;
+        return;
       }
       case undefined:
-        return [{ path: '', message: `schema error: invalid atom: ${tr.namedType !== undefined ? 'named type: ' + tr.namedType : 'inlined'}` }];
+        return fail(`schema error: invalid atom: ${tr.namedType !== undefined ? 'named type: ' + tr.namedType : 'inlined'}`);
     }
   }
 
@@ -739,15 +766,17 @@ function reconcileUncached(fieldSet: FieldSet, tv: TypedValue): FieldSet | undef
   const toAdd = new FieldSet();
   let changed = false;
   const errs: string[] = [];
-  const walk = (set: FieldSet | undefined, tr: TypeRef, path: PathElement[], isAtomic: boolean): void => {
+  // The path of the node being walked, as a stack: copied only where a node became atomic.
+  const path: PathElement[] = [];
+  const walk = (set: FieldSet | undefined, tr: TypeRef, isAtomic: boolean): void => {
     const a = tv.schema.resolve(tr);
     if (a === undefined) {
       errs.push(`could not resolve ${typeName(tr)}`);
       return;
     }
     const becameAtomic = (): void => {
-      toRemove.insert(path);
-      toAdd.insert(path);
+      toRemove.insert([...path]);
+      toAdd.insert([...path]);
       changed = true;
     };
     const visit = (element: FieldSet, typeOf: (pe: PathElement) => TypeRef | undefined): void => {
@@ -755,7 +784,9 @@ function reconcileUncached(fieldSet: FieldSet, tv: TypedValue): FieldSet | undef
         const childType = typeOf(pe);
         if (childType === undefined) return;
         const children = element.children.get(pe);
-        walk(children, childType, [...path, pe], isMember && children === undefined);
+        path.push(pe);
+        walk(children, childType, isMember && children === undefined);
+        path.pop();
       };
       element.children.iterate((pe) => {
         if (!element.members.has(pe)) handle(pe, false);
@@ -781,7 +812,7 @@ function reconcileUncached(fieldSet: FieldSet, tv: TypedValue): FieldSet | undef
       if (set !== undefined) visit(set, () => l.elementType);
     }
   };
-  walk(fieldSet, tv.typeRef, [], false);
+  walk(fieldSet, tv.typeRef, false);
   if (errs.length > 0) throw new Error(`errors reconciling field set with schema: ${errs.join('; ')}`);
   return changed ? fieldSet.recursiveDifference(toRemove).union(toAdd) : undefined;
 }

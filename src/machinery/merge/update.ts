@@ -122,7 +122,10 @@ export class Updater {
     if (!force && conflicts.size > 0) throw conflictsFromManagers(conflicts);
     const subtract = (manager: string, s: FieldSet): void => {
       const cur = managers.get(manager);
-      if (cur !== undefined) managers.set(manager, { set: cur.set.difference(s), apiVersion: cur.apiVersion, applied: cur.applied });
+      if (cur === undefined) return;
+      const next = cur.set.difference(s);
+      // An unchanged set keeps its identity (its encoding is reused; see managedfields' storedFields).
+      if (next.size() !== cur.set.size()) managers.set(manager, { set: next, apiVersion: cur.apiVersion, applied: cur.applied });
     };
     for (const [manager, c] of conflicts) subtract(manager, c.set);
     for (const [manager, r] of removed) subtract(manager, r.set);
