@@ -111,6 +111,7 @@ const jsonPatchOpArb: fc.Arbitrary<JsonPatchOp> = fc.record(
 export type FuzzCase =
   | { type: 'create' | 'update'; resource: number; mutations: Mutation[]; yaml: boolean; query: Record<string, string> }
   | { type: 'merge' | 'strategic'; resource: number; mutations: Mutation[]; query: Record<string, string> }
+  | { type: 'apply'; resource: number; mutations: Mutation[]; existing: boolean; yaml: boolean; query: Record<string, string> }
   | { type: 'json'; resource: number; ops: JsonPatchOp[]; query: Record<string, string> }
   | { type: 'delete'; resource: number; body: unknown; query: Record<string, string> }
   | { type: 'read'; resource: number; item: boolean; query: Record<string, string> }
@@ -128,6 +129,10 @@ const bodyFragments = [
 export const caseArb: fc.Arbitrary<FuzzCase> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ type: fc.constantFrom('create' as const, 'update' as const), resource: fc.nat(), mutations: fc.array(mutationArb, { minLength: 1, maxLength: 3 }), yaml: fc.boolean(), query: queryArb }) },
   { weight: 3, arbitrary: fc.record({ type: fc.constantFrom('merge' as const, 'strategic' as const), resource: fc.nat(), mutations: fc.array(mutationArb, { minLength: 1, maxLength: 3 }), query: queryArb }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant('apply' as const), resource: fc.nat(), mutations: fc.array(mutationArb, { minLength: 1, maxLength: 3 }), existing: fc.boolean(), yaml: fc.boolean(), query: queryArb }),
+  },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('json' as const), resource: fc.nat(), ops: fc.array(jsonPatchOpArb, { maxLength: 3 }), query: queryArb }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('delete' as const), resource: fc.nat(), body: fc.oneof(fc.constant(undefined), valueArb, fc.record({ gracePeriodSeconds: valueArb, propagationPolicy: valueArb, preconditions: valueArb, dryRun: valueArb }, { requiredKeys: [] })), query: queryArb }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('read' as const), resource: fc.nat(), item: fc.boolean(), query: queryArb }) },

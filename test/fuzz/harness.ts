@@ -172,6 +172,13 @@ export class FuzzServer {
         const type = c.type === 'merge' ? 'application/merge-patch+json' : 'application/strategic-merge-patch+json';
         return this.fuzzed('PATCH', item + qs(c.query), type, JSON.stringify(patch));
       }
+      case 'apply': {
+        // A server-side apply of a mutated seed: onto a stored object (merged with its owners), or creating it.
+        if (review || (c.existing && !(await this.createBase(t, collection, name, ns)))) return;
+        const config = this.mutated(t, this.seedObject(t, name, ns), c.mutations);
+        const query = { fieldManager: 'fuzz', ...c.query };
+        return this.fuzzed('PATCH', item + qs(query), 'application/apply-patch+yaml', c.yaml ? toYaml(config) : JSON.stringify(config));
+      }
       case 'json': {
         if (review || !(await this.createBase(t, collection, name, ns))) return;
         const pointer = (i: number): string => jsonPointer(t.paths[i % Math.max(1, t.paths.length)]?.steps ?? []);

@@ -4,7 +4,7 @@
  * pkg/util/managedfields/internal/structuredmerge.go (v0.33.9).
  */
 import type { KubeObject } from '../../api/index.js';
-import { newBadRequest } from '../errors/index.js';
+import { newBadRequest, StatusError } from '../errors/index.js';
 import { excludeSetFilter, type FieldFilter, type FieldSet } from '../fieldpath/index.js';
 import { Updater, ValidationErrors, type TypedValue } from '../merge/index.js';
 import { newManaged, type Managed, type Manager, type ManagerResult } from './managed.js';
@@ -35,6 +35,17 @@ export function objectGVKNN(obj: KubeObject): string {
 /** Whether an error came from a value that does not fit the schema. */
 function isValidation(e: unknown): boolean {
   return e instanceof ValidationErrors || (e instanceof Error && e.cause instanceof ValidationErrors);
+}
+
+/**
+ * A conversion failure with upstream's context prefix. A conversion the API server refuses as the
+ * client's fault (a StatusError, e.g. 400 `… cannot be handled as a …`) keeps its status, where
+ * upstream's plain error would be a 500.
+ */
+function conversionError(context: string, e: unknown): Error {
+  const message = `${context}: ${(e as Error).message}`;
+  if (e instanceof StatusError) return new StatusError({ ...e.status, message });
+  return new Error(message, { cause: e });
 }
 
 /** GroupVersion.String() of an object's apiVersion. */
@@ -72,13 +83,13 @@ export class StructuredMergeManager implements Manager {
     try {
       newVersioned = this.toVersioned(newObj);
     } catch (e) {
-      throw new Error(`failed to convert new object (${objectGVKNN(newObj)}) to proper version (${this.opts.groupVersion}): ${(e as Error).message}`, { cause: e });
+      throw conversionError(`failed to convert new object (${objectGVKNN(newObj)}) to proper version (${this.opts.groupVersion})`, e);
     }
     let liveVersioned: KubeObject;
     try {
       liveVersioned = this.toVersioned(liveObj);
     } catch (e) {
-      throw new Error(`failed to convert live object (${objectGVKNN(liveObj)}) to proper version: ${(e as Error).message}`, { cause: e });
+      throw conversionError(`failed to convert live object (${objectGVKNN(liveObj)}) to proper version`, e);
     }
     const newTyped = this.typed(newVersioned, true, `failed to convert new object (${objectGVKNN(newVersioned)}) to smd typed`);
     const liveTyped = this.typed(liveVersioned, true, `failed to convert live object (${objectGVKNN(liveVersioned)}) to smd typed`);
@@ -107,7 +118,7 @@ export class StructuredMergeManager implements Manager {
     try {
       liveVersioned = this.toVersioned(liveObj);
     } catch (e) {
-      throw new Error(`failed to convert live object (${objectGVKNN(liveObj)}) to proper version: ${(e as Error).message}`, { cause: e });
+      throw conversionError(`failed to convert live object (${objectGVKNN(liveObj)}) to proper version`, e);
     }
     let patchTyped: TypedValue;
     try {
@@ -129,19 +140,19 @@ export class StructuredMergeManager implements Manager {
       // The merged value may share subtrees with the live object and the configuration; the defaulter writes to it.
       newObj = structuredClone(this.opts.typeConverter.typedToObject(result.object));
     } catch (e) {
-      throw new Error(`failed to convert new typed object (${objectGVKNN(patchObj)}) to object: ${(e as Error).message}`, { cause: e });
+      throw conversionError(`failed to convert new typed object (${objectGVKNN(patchObj)}) to object`, e);
     }
     let newVersioned: KubeObject;
     try {
       newVersioned = this.toVersioned(newObj);
     } catch (e) {
-      throw new Error(`failed to convert new object (${objectGVKNN(patchObj)}) to proper version: ${(e as Error).message}`, { cause: e });
+      throw conversionError(`failed to convert new object (${objectGVKNN(patchObj)}) to proper version`, e);
     }
     this.opts.defaulter(newVersioned);
     try {
       return { object: this.opts.objectConverter.convert(newVersioned, this.opts.hubVersion), managed: out };
     } catch (e) {
-      throw new Error(`failed to convert to unversioned (${objectGVKNN(patchObj)}): ${(e as Error).message}`, { cause: e });
+      throw conversionError(`failed to convert to unversioned (${objectGVKNN(patchObj)})`, e);
     }
   }
 }

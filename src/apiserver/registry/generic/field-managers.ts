@@ -139,7 +139,9 @@ export class FieldManagers {
       fm = new FieldManager({
         typeConverter: this.typeConverter,
         objectConverter: this.objectConverter,
-        defaulter: (obj) => strategy.defaults(obj),
+        // The store decodes and defaults the result in the stored version after the field manager
+        // (strategies default the stored version's objects, and only objects of the right types).
+        defaulter: () => undefined,
         creater: () => this.newObject(),
         groupVersion,
         kind: view?.info.kind ?? strategy.info.kind,

@@ -277,6 +277,7 @@ export abstract class WriteStore extends ReadStore {
       const live = existing ?? this.fieldManagers.newObject();
       // The merge may share subtrees with the frozen live object; the store's hooks change the result.
       const obj = structuredClone(fm.apply(live, patch as Record<string, unknown>, opts.fieldManager, opts.force === true));
+      this.checkDecodable(obj);
       this.strategy.defaults(obj);
       this.checkName(obj, namespace, name);
       return obj;
@@ -358,6 +359,19 @@ export abstract class WriteStore extends ReadStore {
     obj.apiVersion = apiVersionOf(info);
     obj.kind = info.kind;
     return obj;
+  }
+
+  /**
+   * An apply's result (in the stored version) decoded as the stored type, as upstream converts it to
+   * its Go struct: a value the merge schema let through but the type cannot hold (free-form schema
+   * parts such as a CRD's JSONSchemaProps) is 422 Invalid on field `patch`, as for other patches;
+   * unknown fields are dropped.
+   */
+  private checkDecodable(obj: KubeObject): void {
+    const { group, version, kind } = this.strategy.info;
+    const typeError = decodeTyped(obj, group, version, kind);
+    if (typeError) throw newInvalid({ group: '', kind: '' }, '', [field.invalid('patch', JSON.stringify(obj), typeError)]);
+    pruneUnknown(obj, group, version, kind, this.strategy);
   }
 
   /** `checkName`: the body's name must be the URL's, and its namespace (if any) the URL's. */
