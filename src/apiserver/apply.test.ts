@@ -425,6 +425,21 @@ describe('server-side apply on subresources', () => {
     await rejectsWithStatus(get(t, DEPLOYMENTS, 'nope'), 404);
   });
 
+  test('reset fields are never owned: status applied at the main resource is dropped, and causes no conflict later (reset_fields_test.go)', async () => {
+    const t = await server();
+    const withStatus = { ...nginxDeployment(), status: { replicas: 42 } };
+    const created = obj(await apply(t, DEPLOYMENTS, 'deployment', withStatus, 'main_writer'));
+    assert.notEqual((created.status as { replicas?: number } | undefined)?.replicas, 42);
+    assert.ok(!JSON.stringify(managedFields(created)).includes('f:status'), 'the main resource owns no status');
+    // Another manager applies status through /status: the main writer never owned it, so no conflict.
+    const status = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'deployment' }, status: { replicas: 7 } };
+    const res = obj(await apply(t, DEPLOYMENTS, 'deployment', status, 'status_writer', { subresource: 'status' }));
+    assert.equal((res.status as { replicas?: number }).replicas, 7);
+    // And the main writer re-applying its status is still a no-op for status, not a conflict.
+    const again = obj(await apply(t, DEPLOYMENTS, 'deployment', withStatus, 'main_writer'));
+    assert.equal((again.status as { replicas?: number }).replicas, 7);
+  });
+
   test('an update of /status keeps the live managedFields whatever the request sends (TestApplyDoesNotChangeManagedFieldsViaSubresources)', async () => {
     const t = await server();
     const live = obj(await apply(t, DEPLOYMENTS, 'deployment', nginxDeployment()));

@@ -37,6 +37,7 @@ function testCrd(): CustomResourceDefinition {
       },
       tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
       args: { type: 'array', items: { type: 'string' } },
+      replicas: { type: 'integer' },
       labels: { type: 'object', additionalProperties: { type: 'string' } },
       config: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { mode: { type: 'string' }, level: { type: 'integer' } } },
     },
@@ -54,8 +55,8 @@ function testCrd(): CustomResourceDefinition {
           name: 'v1',
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec, status: { type: 'object', properties: { phase: { type: 'string' } } } } } },
-          subresources: { status: {} },
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec, status: { type: 'object', properties: { phase: { type: 'string' }, replicas: { type: 'integer' } } } } } },
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
         },
       ],
     },
@@ -146,5 +147,28 @@ describe('server-side apply of custom resources: list and map types from the CRD
     assert.deepEqual(specOf(res).args, ['--one']);
     const entry = (o.metadata?.managedFields ?? []).find((e) => e.manager === 'ctrl');
     assert.deepEqual({ operation: entry?.operation, subresource: entry?.subresource, fieldsV1: entry?.fieldsV1 }, { operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:phase': {} } } });
+  });
+
+  test('the /scale writer owns the specReplicasPath field of the custom resource (scalehandler.go)', async () => {
+    const t = await serverWithCrd();
+    await applyTest(t, 'a', { replicas: 1 });
+    await t.server.handle({
+      group: GROUP,
+      version: 'v1',
+      resource: 'tests',
+      namespace: 'default',
+      verb: 'patch',
+      name: 'x',
+      subresource: 'scale',
+      patchType: 'application/merge-patch+json',
+      body: { spec: { replicas: 4 } },
+      userAgent: 'kubectl/v1.33.0 (linux/amd64) kubernetes/abcdef0',
+    });
+    const got = await t.server.handle({ group: GROUP, version: 'v1', resource: 'tests', namespace: 'default', verb: 'get', name: 'x' });
+    assert.equal(specOf(got).replicas, 4);
+    assert.deepEqual(owned(got), { kubectl: { 'f:spec': { 'f:replicas': {} } } });
+    const entry = (got.body as KubeObject).metadata?.managedFields?.find((e) => e.manager === 'kubectl');
+    assert.equal(entry?.subresource, 'scale');
+    await rejectsWithStatus(applyTest(t, 'a', { replicas: 1 }), 409, 'Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using ssa.example.com/v1: .spec.replicas');
   });
 });
