@@ -405,6 +405,160 @@ describe('managedFields on writes', () => {
   });
 });
 
+describe('duplicates in associative lists (TestDuplicatesInAssociativeLists)', () => {
+  const DAEMONSETS: Endpoint = { group: 'apps', version: 'v1', resource: 'daemonsets', namespace: 'default' };
+  const key = (o: Record<string, unknown>): string => `k:${JSON.stringify(o)}`;
+  const nginx = key({ name: 'nginx' });
+  const port = (containerPort: number): string => key({ containerPort, protocol: 'TCP' });
+  const envVar = (name: string): string => key({ name });
+  const named = { '.': {}, 'f:name': {}, 'f:value': {} };
+
+  /**
+   * What `create` owns: everything it set and every default (upstream's expectation, verbatim), the
+   * annotation and the duplicated items until an update takes them.
+   */
+  const createdFields = (annotations: Record<string, unknown>, duplicates = true): unknown => ({
+    'f:metadata': { 'f:annotations': annotations, 'f:labels': { '.': {}, 'f:app': {} } },
+    'f:spec': {
+      'f:revisionHistoryLimit': {},
+      'f:selector': {},
+      'f:template': {
+        'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+        'f:spec': {
+          'f:containers': {
+            [nginx]: {
+              '.': {},
+              'f:env': { '.': {}, [envVar('ENV0')]: named, ...(duplicates ? { [envVar('PATH')]: {} } : {}) },
+              'f:image': {},
+              'f:imagePullPolicy': {},
+              'f:name': {},
+              'f:ports': { '.': {}, [port(1)]: { '.': {}, 'f:containerPort': {}, 'f:name': {}, 'f:protocol': {} }, ...(duplicates ? { [port(80)]: {} } : {}) },
+              'f:resources': {},
+              'f:terminationMessagePath': {},
+              'f:terminationMessagePolicy': {},
+            },
+          },
+          'f:dnsPolicy': {},
+          'f:restartPolicy': {},
+          'f:schedulerName': {},
+          'f:securityContext': {},
+          'f:terminationGracePeriodSeconds': {},
+        },
+      },
+      'f:updateStrategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} }, 'f:type': {} },
+    },
+  });
+
+  const applied = (env: string, containerPort: number): unknown => ({
+    'f:metadata': { 'f:labels': { 'f:app': {} } },
+    'f:spec': {
+      'f:selector': {},
+      'f:template': {
+        'f:spec': {
+          'f:containers': {
+            [nginx]: { '.': {}, 'f:env': { [envVar(env)]: named }, 'f:image': {}, 'f:name': {}, 'f:ports': { [port(containerPort)]: { '.': {}, 'f:containerPort': {}, 'f:name': {} } } },
+          },
+        },
+      },
+    },
+  });
+
+  const daemonSet = (ports: { name: string; containerPort: number }[], env: { name: string; value: string }[], templateLabels = true): Record<string, unknown> => ({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'example-daemonset', labels: { app: 'example' } },
+    spec: {
+      selector: { matchLabels: { app: 'example' } },
+      template: { ...(templateLabels ? { metadata: { labels: { app: 'example' } } } : {}), spec: { containers: [{ name: 'nginx', image: 'nginx', ports, env }] } },
+    },
+  });
+  const container = (o: KubeObject): { env: unknown[]; ports: unknown[] } => (o.spec as { template: { spec: { containers: { env: unknown[]; ports: unknown[] }[] } } }).template.spec.containers[0] ?? { env: [], ports: [] };
+
+  test('a create with duplicate keys owns the duplicated items atomically; applies and updates keep every item apart', async () => {
+    const t = await server();
+    /** A create or update (PUT) by `manager` of the DaemonSet with these ports (name, containerPort) and env (name, value). */
+    const write = async (verb: 'create' | 'update', manager: string, ports: [string, number][], env: [string, string][]): Promise<KubeObject> => {
+      const body = daemonSet(
+        ports.map(([name, containerPort]) => ({ name, containerPort })),
+        env.map(([name, value]) => ({ name, value })),
+      );
+      return obj(await send(t, DAEMONSETS, { verb, ...(verb === 'update' ? { name: 'example-daemonset' } : {}), query: { fieldManager: manager }, body }));
+    };
+    const created = await write(
+      'create',
+      'create',
+      [
+        ['port0', 1],
+        ['port1', 80],
+        ['port2', 80],
+      ],
+      [
+        ['ENV0', '/env0value'],
+        ['PATH', '/bin'],
+        ['PATH', '$PATH:/usr/bin'],
+      ],
+    );
+    assert.equal(container(created).env.length, 3);
+    assert.equal(container(created).ports.length, 3);
+    const annotationOwned = { '.': {}, 'f:deprecated.daemonset.template.generation': {} };
+    assert.deepEqual(untimed(created), [entry('create', 'Update', 'apps/v1', createdFields(annotationOwned))]);
+
+    // Apply unrelated fields: the field manager is strictly additive.
+    const first = obj(await apply(t, DAEMONSETS, 'example-daemonset', daemonSet([{ name: 'port3', containerPort: 443 }], [{ name: 'HOME', value: '/usr/home' }], false), 'apply'));
+    assert.equal(container(first).env.length, 4);
+    assert.equal(container(first).ports.length, 4);
+    assert.deepEqual(untimed(first), [entry('apply', 'Apply', 'apps/v1', applied('HOME', 443)), entry('create', 'Update', 'apps/v1', createdFields(annotationOwned))]);
+
+    // An update renames some ports and changes a duplicated variable: it takes the duplicated items (and the annotation it dropped).
+    const put = await write(
+      'update',
+      'update',
+      [
+        ['port0', 1],
+        ['port3', 443],
+        ['port4', 80],
+        ['port5', 80],
+      ],
+      [
+        ['ENV0', '/env0value'],
+        ['PATH', '/bin'],
+        ['PATH', '$PATH:/usr/bin:/usr/local/bin'],
+        ['HOME', '/usr/home'],
+      ],
+    );
+    assert.equal(container(put).env.length, 4);
+    assert.equal(container(put).ports.length, 4);
+    const updateAnnotation = { 'f:metadata': { 'f:annotations': { 'f:deprecated.daemonset.template.generation': {} } } };
+    assert.deepEqual(untimed(put), [
+      entry('apply', 'Apply', 'apps/v1', applied('HOME', 443)),
+      entry('create', 'Update', 'apps/v1', createdFields({}, false)),
+      entry('update', 'Update', 'apps/v1', {
+        ...updateAnnotation,
+        'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { [nginx]: { 'f:env': { [envVar('PATH')]: {} }, 'f:ports': { [port(80)]: {} } } } } } },
+      }),
+    ]);
+
+    // A forced apply replaces the duplicated items with one each and drops what it no longer applies.
+    const forced = obj(
+      await apply(t, DAEMONSETS, 'example-daemonset', daemonSet([{ name: 'port80', containerPort: 80 }], [{ name: 'PATH', value: '/bin:/usr/bin:/usr/local/bin' }], false), 'apply', { query: { force: 'true' } }),
+    );
+    assert.equal(container(forced).env.length, 2, 'HOME removed, PATH replaced by one item');
+    assert.equal(container(forced).ports.length, 2);
+    assert.deepEqual(untimed(forced), [
+      entry('apply', 'Apply', 'apps/v1', applied('PATH', 80)),
+      entry('create', 'Update', 'apps/v1', createdFields({}, false)),
+      entry('update', 'Update', 'apps/v1', updateAnnotation),
+    ]);
+
+    // A status write without the annotation keeps it: it is the internal spec.templateGeneration, kept with the spec.
+    const generation = forced.metadata?.annotations?.['deprecated.daemonset.template.generation'];
+    assert.equal(generation, '4', 'created 1, bumped by both applies and the update: each changed the template');
+    const statusBody = { ...forced, metadata: { ...forced.metadata, annotations: {} }, status: { ...(forced.status as object), numberMisscheduled: 0, observedGeneration: 4 } };
+    const afterStatus = obj(await send(t, DAEMONSETS, { verb: 'update', name: 'example-daemonset', subresource: 'status', body: statusBody, query: { fieldManager: 'status' } }));
+    assert.equal(afterStatus.metadata?.annotations?.['deprecated.daemonset.template.generation'], '4');
+  });
+});
+
 describe('server-side apply on subresources', () => {
   test('apply on /status changes status only and records subresource status; a missing object is 404 (status_test.go)', async () => {
     const t = await server();
