@@ -405,6 +405,90 @@ describe('managedFields on writes', () => {
   });
 });
 
+describe('managers renamed or moved by a PUT of managedFields (apply_test.go TestRenaming*, TestDroppingSubresource*, TestSubresourceField)', () => {
+  const PODS: Endpoint = { group: '', version: 'v1', resource: 'pods', namespace: 'default' };
+  const justAPod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'just-a-pod' }, spec: { containers: [{ name: 'test-container-a', image: 'test-image-one' }] } };
+  const labels = (l: Record<string, string>): Record<string, unknown> => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'just-a-pod', labels: l } });
+  const mergePatch = (t: TestServer, manager: string, body: unknown, subresource?: string): Promise<HandleResult> =>
+    send(t, PODS, { verb: 'patch', name: 'just-a-pod', patchType: 'application/merge-patch+json', body, query: { fieldManager: manager }, ...(subresource ? { subresource } : {}) });
+  /** GET, rewrite every entry with `change`, PUT back: the result's entries. */
+  async function putEntries(t: TestServer, change: (e: ManagedFieldsEntry) => ManagedFieldsEntry): Promise<ManagedFieldsEntry[]> {
+    const pod = await get(t, PODS, 'just-a-pod');
+    const body = { ...pod, metadata: { ...pod.metadata, managedFields: (managedFields(pod) ?? []).map(change) } };
+    return managedFields(obj(await send(t, PODS, { verb: 'update', name: 'just-a-pod', body }))) ?? [];
+  }
+  const withoutSubresource = (e: ManagedFieldsEntry): ManagedFieldsEntry => {
+    const copy = { ...e };
+    delete copy.subresource;
+    return copy;
+  };
+  const summary = (e: ManagedFieldsEntry | undefined): unknown => e && { manager: e.manager, operation: e.operation, subresource: e.subresource, fieldsV1: e.fieldsV1 };
+
+  test('two Apply managers renamed to one: the last entry of that name wins (TestRenamingAppliedFieldManagers)', async () => {
+    const t = await server();
+    await apply(t, PODS, 'just-a-pod', { ...justAPod, metadata: { name: 'just-a-pod', labels: { a: 'one' } } }, 'multi_manager_one');
+    await apply(t, PODS, 'just-a-pod', labels({ b: 'two' }), 'multi_manager_two');
+    assert.deepEqual((await get(t, PODS, 'just-a-pod')).metadata?.labels, { a: 'one', b: 'two' });
+    const entries = await putEntries(t, (e) => ({ ...e, manager: 'multi_manager' }));
+    assert.deepEqual(entries.map(summary), [{ manager: 'multi_manager', operation: 'Apply', subresource: undefined, fieldsV1: { 'f:metadata': { 'f:labels': { 'f:b': {} } } } }]);
+  });
+
+  test('two Update managers renamed to one (TestRenamingUpdatedFieldManagers)', async () => {
+    const t = await server();
+    await apply(t, PODS, 'just-a-pod', justAPod, 'first');
+    await mergePatch(t, 'multi_manager_one', { metadata: { labels: { a: 'one' } } });
+    await mergePatch(t, 'multi_manager_two', { metadata: { labels: { b: 'two' } } });
+    const entries = await putEntries(t, (e) => (e.manager === 'first' ? e : { ...e, manager: 'multi_manager' }));
+    assert.equal(entries.length, 2);
+    assert.deepEqual(summary(entries[1]), { manager: 'multi_manager', operation: 'Update', subresource: undefined, fieldsV1: { 'f:metadata': { 'f:labels': { 'f:b': {} } } } });
+  });
+
+  test('entries that differ only by subresource merge when the subresource is dropped (TestDroppingSubresourceField, TestDroppingSubresourceFromSpecField)', async () => {
+    const t = await server();
+    await apply(t, PODS, 'just-a-pod', justAPod, 'first');
+    await apply(t, PODS, 'just-a-pod', labels({ a: 'one' }), 'label_manager');
+    await apply(t, PODS, 'just-a-pod', labels({ b: 'two' }), 'label_manager', { subresource: 'status' });
+    const pod = await get(t, PODS, 'just-a-pod');
+    assert.deepEqual(pod.metadata?.labels, { a: 'one', b: 'two' }, 'the pod status strategy keeps labels from /status');
+    assert.deepEqual(
+      managedFields(pod)?.map((e) => [e.manager, e.operation, e.subresource ?? '']),
+      [
+        ['first', 'Apply', ''],
+        ['label_manager', 'Apply', ''],
+        ['label_manager', 'Apply', 'status'],
+      ],
+    );
+    const entries = await putEntries(t, withoutSubresource);
+    assert.equal(entries.length, 2);
+    assert.deepEqual(summary(entries[1]), { manager: 'label_manager', operation: 'Apply', subresource: undefined, fieldsV1: { 'f:metadata': { 'f:labels': { 'f:b': {} } } } });
+
+    const t2 = await server();
+    await apply(t2, PODS, 'just-a-pod', justAPod, 'first');
+    await mergePatch(t2, 'manager', { metadata: { labels: { a: 'two' } } });
+    await mergePatch(t2, 'manager', { status: { phase: 'Running' } }, 'status');
+    const pod2 = await get(t2, PODS, 'just-a-pod');
+    assert.equal((pod2.status as { phase: string }).phase, 'Running');
+    assert.deepEqual(managedFields(pod2)?.map((e) => [e.manager, e.operation, e.subresource ?? '']), [
+      ['first', 'Apply', ''],
+      ['manager', 'Update', ''],
+      ['manager', 'Update', 'status'],
+    ]);
+    const entries2 = await putEntries(t2, withoutSubresource);
+    assert.equal(entries2.length, 2);
+    assert.deepEqual(summary(entries2[1]), { manager: 'manager', operation: 'Update', subresource: undefined, fieldsV1: { 'f:status': { 'f:phase': {} } } });
+  });
+
+  test('the same manager applying and scaling has two entries (TestSubresourceField)', async () => {
+    const t = await server();
+    await apply(t, DEPLOYMENTS, 'deployment', nginxDeployment(), 'manager');
+    await send(t, DEPLOYMENTS, { verb: 'patch', name: 'deployment', subresource: 'scale', patchType: 'application/merge-patch+json', body: { spec: { replicas: 32 } }, query: { fieldManager: 'manager' } });
+    const entries = managedFields(await get(t, DEPLOYMENTS, 'deployment')) ?? [];
+    assert.equal(entries.length, 2);
+    assert.deepEqual([entries[0]?.manager, entries[0]?.operation, entries[0]?.subresource], ['manager', 'Apply', undefined]);
+    assert.deepEqual(summary(entries[1]), { manager: 'manager', operation: 'Update', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+  });
+});
+
 describe('duplicates in associative lists (TestDuplicatesInAssociativeLists)', () => {
   const DAEMONSETS: Endpoint = { group: 'apps', version: 'v1', resource: 'daemonsets', namespace: 'default' };
   const key = (o: Record<string, unknown>): string => `k:${JSON.stringify(o)}`;
