@@ -207,6 +207,42 @@ describe('server-side apply: create, ownership, conflicts', () => {
   });
 });
 
+describe('client-side to server-side apply (TestUpgradeClientSideToServerSideApply, lastappliedmanager.go)', () => {
+  test('kubectl may take the fields whose live value is still the last-applied one; others conflict', async () => {
+    const t = await server();
+    const lastApplied = {
+      kind: 'Deployment',
+      apiVersion: 'apps/v1',
+      metadata: { name: 'my-deployment', labels: { app: 'my-app' } },
+      spec: { replicas: 3, template: { metadata: { labels: { app: 'my-app' } }, spec: { containers: [{ name: 'my-c', image: 'my-image' }] } } },
+    };
+    const template = (image: string): Record<string, unknown> => ({ metadata: { labels: { app: 'my-app' } }, spec: { containers: [{ name: 'my-c', image }] } });
+    await send(t, DEPLOYMENTS, {
+      verb: 'create',
+      query: { fieldManager: 'kubectl-client-side-apply' },
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'my-deployment', labels: { app: 'my-app' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(lastApplied) } },
+        spec: { replicas: 100000, selector: { matchLabels: { app: 'my-app' } }, template: template('my-image') },
+      },
+    });
+    const config = (spec: Record<string, unknown>): Record<string, unknown> => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'my-deployment', labels: { app: 'my-new-label' } }, spec });
+    // replicas: live 100000 is not the last-applied 3, so that conflict stands; the label's does not.
+    await rejectsWithStatus(
+      apply(t, DEPLOYMENTS, 'my-deployment', config({ replicas: 3, template: template('my-image') }), 'kubectl'),
+      409,
+      'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas',
+    );
+    // Another manager gets no such allowance (only `kubectl` upgrades).
+    await rejectsWithStatus(apply(t, DEPLOYMENTS, 'my-deployment', config({ template: template('my-image-new') }), 'other'), 409, /^Apply failed with 2 conflicts: /);
+    const upgraded = obj(await apply(t, DEPLOYMENTS, 'my-deployment', config({ template: template('my-image-new') }), 'kubectl'));
+    assert.equal(deploymentSpec(upgraded).replicas, 100000);
+    assert.equal((deploymentSpec(upgraded).template.spec.containers[0] as { image?: string } | undefined)?.image, 'my-image-new');
+    assert.deepEqual(upgraded.metadata?.labels, { app: 'my-new-label' });
+  });
+});
+
 describe('server-side apply: request errors', () => {
   test('the configuration may not carry managedFields (400) nor another version or kind (400) (TestApplyFailsWithVersionMismatch)', async () => {
     const t = await server();
