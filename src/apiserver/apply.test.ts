@@ -243,6 +243,51 @@ describe('client-side to server-side apply (TestUpgradeClientSideToServerSideApp
   });
 });
 
+describe('formerly atomic ObjectReferences (TestApplyFormerlyAtomicFields)', () => {
+  test('an apply of claimRef name and namespace keeps the uid another manager set, and owns only what it applied', async () => {
+    const t = await server();
+    const PVS: Endpoint = { group: '', version: 'v1', resource: 'persistentvolumes' };
+    const claimRef = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: 'pvc-storage', namespace: 'default', resourceVersion: '15499', uid: '2018e302-7b12-406c-9fa2-e52535d29e48' };
+    const created = obj(
+      await send(t, PVS, {
+        verb: 'create',
+        query: { fieldManager: 'apply_test' },
+        body: {
+          apiVersion: 'v1',
+          kind: 'PersistentVolume',
+          metadata: { finalizers: ['kubernetes.io/pv-protection'], labels: { type: 'local' }, name: 'pv-storage' },
+          spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '16Mi' }, claimRef, hostPath: { path: '/tmp/mydata', type: '' }, persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem' },
+          status: { phase: 'Bound' },
+        },
+      }),
+    );
+    // Ownership as a cluster of v1.22–1.24 left it: kube-controller-manager owning claimRef atomically.
+    const entries = [
+      entry('apply_test', 'Apply', 'v1', { 'f:metadata': { 'f:labels': { 'f:type': {} } }, 'f:spec': { 'f:accessModes': {}, 'f:capacity': { 'f:storage': {} }, 'f:hostPath': { 'f:path': {} }, 'f:storageClassName': {} } }, { time: '2022-06-08T23:46:32Z' }),
+      entry('kube-controller-manager', 'Update', 'v1', { 'f:status': { 'f:phase': {} } }, { time: '2022-06-08T23:46:32Z', subresource: 'status' }),
+      entry('kube-controller-manager', 'Update', 'v1', { 'f:spec': { 'f:claimRef': {} } }, { time: '2022-06-08T23:46:37Z' }),
+    ];
+    await send(t, PVS, { verb: 'patch', name: 'pv-storage', patchType: 'application/strategic-merge-patch+json', query: { fieldManager: 'apply_test' }, body: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-storage', managedFields: entries } } });
+    const applied = obj(
+      await apply(t, PVS, 'pv-storage', {
+        kind: 'PersistentVolume',
+        apiVersion: 'v1',
+        metadata: { labels: { type: 'local' }, name: 'pv-storage' },
+        spec: { storageClassName: '', capacity: { storage: '16Mi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/mydata' }, claimRef: { name: 'pvc-storage', namespace: 'default' } },
+      }),
+    );
+    assert.deepEqual((applied.spec as { claimRef: unknown }).claimRef, (created.spec as { claimRef: unknown }).claimRef);
+    assert.deepEqual(untimed(applied), [
+      entry('apply_test', 'Apply', 'v1', {
+        'f:metadata': { 'f:labels': { 'f:type': {} } },
+        'f:spec': { 'f:accessModes': {}, 'f:capacity': { 'f:storage': {} }, 'f:claimRef': { 'f:name': {}, 'f:namespace': {} }, 'f:hostPath': { 'f:path': {} }, 'f:storageClassName': {} },
+      }),
+      entry('kube-controller-manager', 'Update', 'v1', { 'f:status': { 'f:phase': {} } }, { subresource: 'status' }),
+      entry('kube-controller-manager', 'Update', 'v1', { 'f:spec': { 'f:claimRef': {} } }),
+    ]);
+  });
+});
+
 describe('server-side apply: request errors', () => {
   test('the configuration may not carry managedFields (400) nor another version or kind (400) (TestApplyFailsWithVersionMismatch)', async () => {
     const t = await server();
