@@ -45,6 +45,9 @@ function apply(t: TestServer, at: Endpoint, name: string, body: unknown, manager
   return send(t, at, { ...extra, verb: 'patch', name, patchType: APPLY, body, query: { fieldManager: manager, ...extra.query } });
 }
 
+/** POST of `body` as `manager`. */
+const createAs = async (t: TestServer, at: Endpoint, manager: string, body: Record<string, unknown>): Promise<KubeObject> => obj(await send(t, at, { verb: 'create', query: { fieldManager: manager }, body }));
+
 const get = async (t: TestServer, at: Endpoint, name: string): Promise<KubeObject> => obj(await send(t, at, { verb: 'get', name }));
 
 const managedFields = (o: KubeObject): ManagedFieldsEntry[] | undefined => o.metadata?.managedFields;
@@ -217,15 +220,11 @@ describe('client-side to server-side apply (TestUpgradeClientSideToServerSideApp
       spec: { replicas: 3, template: { metadata: { labels: { app: 'my-app' } }, spec: { containers: [{ name: 'my-c', image: 'my-image' }] } } },
     };
     const template = (image: string): Record<string, unknown> => ({ metadata: { labels: { app: 'my-app' } }, spec: { containers: [{ name: 'my-c', image }] } });
-    await send(t, DEPLOYMENTS, {
-      verb: 'create',
-      query: { fieldManager: 'kubectl-client-side-apply' },
-      body: {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'my-deployment', labels: { app: 'my-app' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(lastApplied) } },
-        spec: { replicas: 100000, selector: { matchLabels: { app: 'my-app' } }, template: template('my-image') },
-      },
+    await createAs(t, DEPLOYMENTS, 'kubectl-client-side-apply', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'my-deployment', labels: { app: 'my-app' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(lastApplied) } },
+      spec: { replicas: 100000, selector: { matchLabels: { app: 'my-app' } }, template: template('my-image') },
     });
     const config = (spec: Record<string, unknown>): Record<string, unknown> => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'my-deployment', labels: { app: 'my-new-label' } }, spec });
     // replicas: live 100000 is not the last-applied 3, so that conflict stands; the label's does not.
@@ -248,19 +247,13 @@ describe('formerly atomic ObjectReferences (TestApplyFormerlyAtomicFields)', () 
     const t = await server();
     const PVS: Endpoint = { group: '', version: 'v1', resource: 'persistentvolumes' };
     const claimRef = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: 'pvc-storage', namespace: 'default', resourceVersion: '15499', uid: '2018e302-7b12-406c-9fa2-e52535d29e48' };
-    const created = obj(
-      await send(t, PVS, {
-        verb: 'create',
-        query: { fieldManager: 'apply_test' },
-        body: {
-          apiVersion: 'v1',
-          kind: 'PersistentVolume',
-          metadata: { finalizers: ['kubernetes.io/pv-protection'], labels: { type: 'local' }, name: 'pv-storage' },
-          spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '16Mi' }, claimRef, hostPath: { path: '/tmp/mydata', type: '' }, persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem' },
-          status: { phase: 'Bound' },
-        },
-      }),
-    );
+    const created = await createAs(t, PVS, 'apply_test', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { finalizers: ['kubernetes.io/pv-protection'], labels: { type: 'local' }, name: 'pv-storage' },
+      spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '16Mi' }, claimRef, hostPath: { path: '/tmp/mydata', type: '' }, persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem' },
+      status: { phase: 'Bound' },
+    });
     // Ownership as a cluster of v1.22–1.24 left it: kube-controller-manager owning claimRef atomically.
     const entries = [
       entry('apply_test', 'Apply', 'v1', { 'f:metadata': { 'f:labels': { 'f:type': {} } }, 'f:spec': { 'f:accessModes': {}, 'f:capacity': { 'f:storage': {} }, 'f:hostPath': { 'f:path': {} }, 'f:storageClassName': {} } }, { time: '2022-06-08T23:46:32Z' }),
