@@ -563,6 +563,70 @@ describe('managers renamed or moved by a PUT of managedFields (apply_test.go Tes
   });
 });
 
+describe('the scale subresource of every scalable kind (scale_test.go TestScaleAllResources, TestScaleUpdateOnlyStatus)', () => {
+  const kinds: { kind: string; at: Endpoint; validObj: Record<string, unknown> }[] = [
+    ...['Deployment', 'StatefulSet', 'ReplicaSet'].map((kind) => ({
+      kind,
+      at: { group: 'apps', version: 'v1', resource: `${kind.toLowerCase()}s`, namespace: 'default' },
+      validObj: { ...nginxDeployment('test', { replicas: 1 }), kind, metadata: { name: 'test' } },
+    })),
+    {
+      kind: 'ReplicationController',
+      at: { group: '', version: 'v1', resource: 'replicationcontrollers', namespace: 'default' },
+      validObj: {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        metadata: { name: 'test' },
+        spec: { replicas: 1, selector: { app: 'nginx' }, template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] } } },
+      },
+    },
+  ];
+  const scaleBody = (replicas: number): Record<string, unknown> => ({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'test', namespace: 'default' }, spec: { replicas } });
+
+  /** The replicas value and its owners, as assertReplicasValue and assertReplicasOwnership read them. */
+  async function replicas(t: TestServer, at: Endpoint): Promise<{ value: unknown; owners: string[] }> {
+    const o = await get(t, at, 'test');
+    const owners = (managedFields(o) ?? []).filter((e) => JSON.stringify((e.fieldsV1 as { 'f:spec'?: unknown })['f:spec'] ?? {}).includes('"f:replicas"')).map((e) => e.manager ?? '');
+    return { value: (o.spec as { replicas?: number }).replicas, owners: owners.sort() };
+  }
+
+  for (const { kind, at, validObj } of kinds) {
+    test(`${kind}: apply, scale, conflicts, force, replace and co-ownership through /scale`, async () => {
+      const t = await server();
+      const scalePatch = (manager: string, body: unknown): Promise<HandleResult> =>
+        send(t, at, { verb: 'patch', name: 'test', subresource: 'scale', patchType: 'application/merge-patch+json', body, query: { fieldManager: manager } });
+      await apply(t, at, 'test', validObj);
+      assert.deepEqual(await replicas(t, at), { value: 1, owners: ['apply_test'] });
+      await scalePatch('scale_test', { spec: { replicas: 5 } });
+      assert.deepEqual(await replicas(t, at), { value: 5, owners: ['scale_test'] });
+      await rejectsWithStatus(apply(t, at, 'test', validObj), 409);
+      await apply(t, at, 'test', validObj, 'apply_test', { query: { force: 'true' } });
+      assert.deepEqual(await replicas(t, at), { value: 1, owners: ['apply_test'] });
+
+      const applyScale = (manager: string, n: number, force = false): Promise<HandleResult> =>
+        apply(t, at, 'test', scaleBody(n), manager, { subresource: 'scale', ...(force ? { query: { force: 'true' } } : {}) });
+      await rejectsWithStatus(applyScale('apply_scale', 17), 409, /apply_test/);
+      await applyScale('apply_scale', 17, true);
+      assert.deepEqual(await replicas(t, at), { value: 17, owners: ['apply_scale'] });
+      await send(t, at, { verb: 'update', name: 'test', subresource: 'scale', body: scaleBody(7), query: { fieldManager: 'replace_test' } });
+      assert.deepEqual(await replicas(t, at), { value: 7, owners: ['replace_test'] });
+      await applyScale('co_owning_test', 7);
+      assert.deepEqual(await replicas(t, at), { value: 7, owners: ['co_owning_test', 'replace_test'] });
+      await scalePatch('scale_test', { spec: { replicas: 5 } });
+      assert.deepEqual(await replicas(t, at), { value: 5, owners: ['scale_test'] });
+    });
+  }
+
+  test('a /scale write of status only changes neither replicas nor their owner (TestScaleUpdateOnlyStatus)', async () => {
+    const t = await server();
+    const deployments = kinds[0];
+    assert.ok(deployments);
+    await apply(t, deployments.at, 'test', deployments.validObj);
+    await send(t, deployments.at, { verb: 'patch', name: 'test', subresource: 'scale', patchType: 'application/merge-patch+json', body: { status: { replicas: 42 } }, query: { fieldManager: 'scale_test' } });
+    assert.deepEqual(await replicas(t, deployments.at), { value: 1, owners: ['apply_test'] });
+  });
+});
+
 describe('duplicates in associative lists (TestDuplicatesInAssociativeLists)', () => {
   const DAEMONSETS: Endpoint = { group: 'apps', version: 'v1', resource: 'daemonsets', namespace: 'default' };
   const key = (o: Record<string, unknown>): string => `k:${JSON.stringify(o)}`;
