@@ -2,7 +2,7 @@
  * Server-side apply of custom resources through the in-process API server: the CRD's structural
  * schema decides how lists merge (merge-schema.ts). Upstream's rules (kube-openapi
  * pkg/schemaconv/openapi.go, sigs.k8s.io/structured-merge-diff merge/update.go) and cases from
- * kubernetes/kubernetes test/integration/apiserver/apply/apply_crd_test.go (TestApplyCRDStructuralSchema:
+ * kubernetes/kubernetes test/integration/apiserver/apply/apply_crd_test.go (TestApplyCRDStructuralSchema, ported whole:
  * a `map` list keyed by name merges item by item and an atomic list conflicts as a whole;
  * TestApplyCRDNoSchema, TestApplyCRDUnhandledSchema: lists without list type are atomic):
  *
@@ -170,5 +170,65 @@ describe('server-side apply of custom resources: list and map types from the CRD
     const entry = (got.body as KubeObject).metadata?.managedFields?.find((e) => e.manager === 'kubectl');
     assert.equal(entry?.subresource, 'scale');
     await rejectsWithStatus(applyTest(t, 'a', { replicas: 1 }), 409, 'Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using ssa.example.com/v1: .spec.replicas');
+  });
+
+  test('TestApplyCRDStructuralSchema: finalizers are a set, unknown preserved fields conflict, a map list keyed by containerPort and protocol', async () => {
+    const t = await newTestServer({ strategies: [...testStrategies, customResourceDefinitionStrategy as unknown as ResourceStrategy] });
+    const port = { type: 'object', required: ['containerPort', 'protocol'], properties: { containerPort: { type: 'integer', format: 'int32' }, hostIP: { type: 'string' }, hostPort: { type: 'integer', format: 'int32' }, name: { type: 'string' }, protocol: { type: 'string' } } };
+    const spec = {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        cronSpec: { type: 'string', pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$' },
+        ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], items: port },
+      },
+    };
+    const crd: CustomResourceDefinition = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'noxus.mygroup.example.com' },
+      spec: {
+        group: 'mygroup.example.com',
+        scope: 'Cluster',
+        names: { plural: 'noxus', singular: 'nonenglishnoxu', kind: 'WishIHadChosenNoxu', listKind: 'NoxuItemList' },
+        versions: [{ name: 'v1beta1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec } } } }],
+      },
+    };
+    await t.server.handle({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', verb: 'create', body: crd });
+    await t.server.settled();
+    const noxus = { group: 'mygroup.example.com', version: 'v1beta1', resource: 'noxus' };
+    const doc = (spec: Record<string, unknown>, finalizers?: string[]): Record<string, unknown> => ({
+      apiVersion: 'mygroup.example.com/v1beta1',
+      kind: 'WishIHadChosenNoxu',
+      metadata: { name: 'mytest', ...(finalizers ? { finalizers } : {}) },
+      spec,
+    });
+    const yamlBody = doc({ cronSpec: '* * * * */5', replicas: 1, ports: [{ name: 'x', containerPort: 80, protocol: 'TCP' }] }, ['test-finalizer']);
+    const applyAs = (manager: string, body: unknown, force = false): Promise<HandleResult> =>
+      t.server.handle({ ...noxus, verb: 'patch', name: 'mytest', patchType: 'application/apply-patch+yaml', body, query: { fieldManager: manager, ...(force ? { force: 'true' } : {}) } });
+    const merge = (body: unknown): Promise<HandleResult> => t.server.handle({ ...noxus, verb: 'patch', name: 'mytest', patchType: 'application/merge-patch+json', body });
+    const finalizers = (r: HandleResult): string[] | undefined => (r.body as KubeObject).metadata?.finalizers;
+
+    const created = await applyAs('apply_test', yamlBody);
+    assert.deepEqual(finalizers(created), ['test-finalizer']);
+    assert.equal(specOf(created).replicas, 1);
+    assert.equal((specOf(created).ports as unknown[]).length, 1);
+    assert.deepEqual(finalizers(await merge({ metadata: { finalizers: ['test-finalizer', 'another-one'] } })), ['test-finalizer', 'another-one']);
+    // Finalizers are a set: the same configuration again keeps the other one.
+    assert.deepEqual(finalizers(await applyAs('apply_test', yamlBody)), ['test-finalizer', 'another-one']);
+
+    assert.equal(specOf(await merge({ spec: { replicas: 5 } })).replicas, 5);
+    const conflict = await rejectsWithStatus(applyAs('apply_test', yamlBody), 409);
+    assert.equal(conflict.status.details?.causes?.length, 1);
+    assert.equal(specOf(await applyAs('apply_test', yamlBody, true)).replicas, 1);
+
+    // Another applier may not change apply_test's item, but may add its own.
+    const edit = await rejectsWithStatus(applyAs('apply_test_2', doc({ ports: [{ name: 'y', containerPort: 80, protocol: 'TCP' }] })), 409);
+    assert.deepEqual(edit.status.details?.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "apply_test"', field: '.spec.ports[containerPort=80,protocol="TCP"].name' }]);
+    const added = await applyAs('apply_test_2', doc({ ports: [{ name: 'y', containerPort: 8080, protocol: 'TCP' }] }));
+    assert.equal((specOf(added).ports as unknown[]).length, 2);
+
+    // No create on update for custom resources.
+    await rejectsWithStatus(t.server.handle({ ...noxus, verb: 'update', name: 'should-not-exist', body: { ...yamlBody, metadata: { name: 'should-not-exist' } }, query: { fieldManager: 'apply_test' } }), 404);
   });
 });
