@@ -2,9 +2,9 @@
  * Server-side apply of custom resources through the in-process API server: the CRD's structural
  * schema decides how lists merge (merge-schema.ts). Upstream's rules (kube-openapi
  * pkg/schemaconv/openapi.go, sigs.k8s.io/structured-merge-diff merge/update.go) and cases from
- * kubernetes/kubernetes test/integration/apiserver/apply/apply_crd_test.go (TestApplyCRDStructuralSchema, ported whole:
- * a `map` list keyed by name merges item by item and an atomic list conflicts as a whole;
- * TestApplyCRDNoSchema, TestApplyCRDUnhandledSchema: lists without list type are atomic):
+ * kubernetes/kubernetes test/integration/apiserver/apply/apply_crd_test.go (TestApplyCRDStructuralSchema,
+ * ported whole: a `map` list merges item by item and finalizers are a set; TestApplyCRDNoSchema,
+ * TestApplyCRDUnhandledSchema: lists without list type are atomic):
  *
  * - `x-kubernetes-list-type: map` (keys `name`): each manager owns its own items (`k:{"name":"a"}`),
  *   removing an item from one's configuration removes only that item;
