@@ -344,11 +344,19 @@ export function tryDecode(kv: KeyValue): KubeObject | undefined {
   }
 }
 
-/** The default status update: everything but status comes from `old`. */
+/**
+ * The default status update: everything but status comes from `old`, except `metadata.managedFields`,
+ * which the field manager has just set to record the status write (apiextensions-apiserver
+ * pkg/registry/customresource/status_strategy.go `PrepareForUpdate` keeps them for the same reason).
+ */
 export function keepAllButStatus(obj: KubeObject, old: KubeObject): void {
   const status = obj.status;
+  const managedFields = obj.metadata?.managedFields;
   for (const k of Object.keys(obj)) delete obj[k];
   Object.assign(obj, old);
+  obj.metadata = { ...old.metadata };
+  if (managedFields === undefined) delete obj.metadata.managedFields;
+  else obj.metadata.managedFields = managedFields;
   if (status === undefined) delete obj.status;
   else obj.status = status;
 }

@@ -36,6 +36,17 @@ function subresourceOf(mode: UpdateMode): string {
   return mode.subresource;
 }
 
+/**
+ * Keeps a request's `metadata.managedFields: []` on the decoded object `obj`, which the decoder drops
+ * as an empty `omitempty` list: Go's decoder keeps the empty slice, and the field manager reads it as
+ * a request to reset ownership (fieldmanager.go `isResetManagedFields`). `raw` is the body (or the
+ * patched object) before decoding; {@link WriteStore.trackUpdate} removes the list again.
+ */
+function keepManagedFieldsReset(raw: unknown, obj: KubeObject): void {
+  const managedFields = (raw as { metadata?: { managedFields?: unknown } } | null | undefined)?.metadata?.managedFields;
+  if (Array.isArray(managedFields) && managedFields.length === 0) metaOf(obj).managedFields = [];
+}
+
 /** Writes on top of {@link ReadStore}. */
 export abstract class WriteStore extends ReadStore {
   private managers?: FieldManagers;
@@ -65,7 +76,11 @@ export abstract class WriteStore extends ReadStore {
    * when the server does not track managed fields.
    */
   trackUpdate(view: StoreView | undefined, subresource: string, live: KubeObject | undefined, obj: KubeObject, manager: string): KubeObject {
-    if (!this.trackingManagedFields) return obj;
+    if (!this.trackingManagedFields) {
+      // The reset request kept by keepManagedFieldsReset is encoded as Go encodes an empty list: not at all.
+      if (Array.isArray(obj.metadata?.managedFields) && obj.metadata.managedFields.length === 0) delete obj.metadata.managedFields;
+      return obj;
+    }
     return this.fieldManagers.forEndpoint(view, subresource).updateNoErrors(live ?? this.fieldManagers.newObject(), obj, manager);
   }
   // ---------------------------------------------------------------------------------------------
@@ -219,6 +234,7 @@ export abstract class WriteStore extends ReadStore {
   ): Promise<WriteResult> {
     const { validation, dryRun, fieldManager } = parseWriteOptions(query, 'UpdateOptions');
     const obj = this.decodeIn(view, body, validation, warnings);
+    keepManagedFieldsReset(body, obj);
     this.strategy.defaults(obj);
     this.checkName(obj, namespace, name);
     const uid = obj.metadata?.uid;
@@ -278,6 +294,9 @@ export abstract class WriteStore extends ReadStore {
       // The merge may share subtrees with the frozen live object; the store's hooks change the result.
       const obj = structuredClone(fm.apply(live, patch as Record<string, unknown>, opts.fieldManager, opts.force === true));
       this.checkDecodable(obj);
+      // patch.go `applyPatch`: a configuration naming a uid only applies to the object that has it.
+      const uid = obj.metadata?.uid;
+      if (!existing && uid) throw newConflict(this.gr, name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
       this.strategy.defaults(obj);
       this.checkName(obj, namespace, name);
       return obj;
@@ -356,6 +375,7 @@ export abstract class WriteStore extends ReadStore {
       ]);
     }
     if (validation === 'Warn') for (const p of unknown) warnings.push(unknownFieldMessage(p));
+    keepManagedFieldsReset(result, obj);
     obj.apiVersion = apiVersionOf(info);
     obj.kind = info.kind;
     return obj;

@@ -181,7 +181,15 @@ function initialStatus(): NonNullable<DaemonSet['status']> {
 export const daemonSetStrategy: ResourceStrategy<DaemonSetObject> = {
   info: resourceInfo(DAEMON_SETS),
   hasStatus: true,
-  defaults: defaultDaemonSet,
+  defaults(ds) {
+    defaultDaemonSet(ds);
+    // Upstream decodes the annotation into the internal spec.templateGeneration (0 when absent) and
+    // the apps/v1 conversion always writes it back, so every write's typed object, which the field
+    // manager compares, carries it: the creator (and an update that drops it) owns the annotation
+    // (test/integration/apiserver/apply/apply_test.go TestDuplicatesInAssociativeLists). The strategy
+    // hooks below then set the real value.
+    setTemplateGeneration(ds, templateGeneration(ds) ?? 0);
+  },
   prepareForCreate(ds) {
     ds.status = initialStatus();
     (ds.metadata ??= {}).generation = 1;
@@ -196,6 +204,10 @@ export const daemonSetStrategy: ResourceStrategy<DaemonSetObject> = {
   },
   prepareForStatusUpdate(ds, old) {
     resetField(ds, old, 'spec');
+    // The annotation is the internal spec.templateGeneration, which the status strategy keeps with the spec.
+    const generation = templateGeneration(old);
+    if (generation === undefined) delete ds.metadata?.annotations?.[TEMPLATE_GENERATION_ANNOTATION];
+    else setTemplateGeneration(ds, generation);
   },
   validate: validateDaemonSetSpec,
   validateUpdate: (ds, old) => [
