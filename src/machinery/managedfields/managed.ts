@@ -66,8 +66,23 @@ export function buildManagerIdentifier(entry: ManagedFieldsEntry): string {
   return '{' + parts.join(',') + '}';
 }
 
+/** Parsed identifiers: a server sees few managers, and every write encodes each of its object's. */
+const parsedIdentifiers = new Map<string, Readonly<ManagedFieldsEntry>>();
+const PARSED_IDENTIFIERS_MAX = 4096;
+
+/** {@link parseIdentifierUncached}, remembered. */
+function parseIdentifier(manager: string): Readonly<ManagedFieldsEntry> {
+  let id = parsedIdentifiers.get(manager);
+  if (id === undefined) {
+    id = Object.freeze(parseIdentifierUncached(manager));
+    if (parsedIdentifiers.size >= PARSED_IDENTIFIERS_MAX) parsedIdentifiers.clear();
+    parsedIdentifiers.set(manager, id);
+  }
+  return id;
+}
+
 /** The manager's entry fields back from an identifier (json.Unmarshal into ManagedFieldsEntry); throws when it is not a JSON object. */
-function parseIdentifier(manager: string): ManagedFieldsEntry {
+function parseIdentifierUncached(manager: string): ManagedFieldsEntry {
   let parsed: unknown;
   try {
     parsed = JSON.parse(manager);

@@ -61,15 +61,18 @@ const deducedRef: TypeRef = { namedType: DEDUCED_TYPE };
 const deducedAtom: Atom = { scalar: 'untyped', list: { elementType: { namedType: UNTYPED_ATOMIC_TYPE }, elementRelationship: 'atomic' }, map: { elementType: deducedRef, elementRelationship: 'separable' } };
 const untypedAtomicAtom: Atom = { scalar: 'untyped', list: { elementType: { namedType: UNTYPED_ATOMIC_TYPE }, elementRelationship: 'atomic' }, map: { elementType: { namedType: UNTYPED_ATOMIC_TYPE }, elementRelationship: 'atomic' } };
 
-/** Field lookup by name, built once per map atom. */
-const fieldIndex = new WeakMap<MapAtom, Map<string, StructField>>();
+/** Field lookup by name, built once per map atom: on the atom itself (every walk looks fields up), or beside it when the atom is frozen. */
+const FIELD_INDEX = Symbol('fieldIndex');
+const frozenFieldIndex = new WeakMap<MapAtom, Map<string, StructField>>();
 
 /** The struct field `name` of a map atom (schema.Map.FindField). */
 export function findField(m: MapAtom, name: string): StructField | undefined {
-  let idx = fieldIndex.get(m);
+  const own = m as MapAtom & { [FIELD_INDEX]?: Map<string, StructField> };
+  let idx = own[FIELD_INDEX] ?? frozenFieldIndex.get(m);
   if (idx === undefined) {
     idx = new Map((m.fields ?? []).map((f) => [f.name, f]));
-    fieldIndex.set(m, idx);
+    if (Object.isExtensible(m)) Object.defineProperty(m, FIELD_INDEX, { value: idx, enumerable: false });
+    else frozenFieldIndex.set(m, idx);
   }
   return idx.get(name);
 }

@@ -12,7 +12,9 @@
 import type { KubeObject } from '../../../api/index.js';
 import { rootTypeName } from '../../../api/schema/index.js';
 import { FieldSet, makePath, type Path } from '../../../machinery/fieldpath/index.js';
-import { builtinSchema, typeRefFor, zeroObject, type TypeRef } from '../../../machinery/merge/index.js';
+import { builtinSchema, typeRefFor, TypedValue, zeroObject, type TypeRef } from '../../../machinery/merge/index.js';
+import type { Value } from '../../../machinery/fieldpath/index.js';
+import { deepFreeze } from '../../../machinery/meta/index.js';
 import {
   FieldManager,
   ScaleHandler,
@@ -63,6 +65,7 @@ function builtinTypeRef(apiVersion: string, kind: string): TypeRef | undefined {
 /** A store's field managers, built once per endpoint. */
 export class FieldManagers {
   private readonly managers = new Map<string, FieldManager>();
+  private zero: KubeObject | undefined;
   private readonly typeConverter: TypeConverter;
   private readonly objectConverter: ObjectConverter;
 
@@ -83,11 +86,26 @@ export class FieldManagers {
     return view.mergeType ?? builtinTypeRef(apiVersion, kind);
   }
 
-  /** Typed conversion over the store's versions; deduced for a kind with no type at all (upstream has none such). */
+  /**
+   * Typed conversion over the store's versions; deduced for a kind with no type at all (upstream has
+   * none such). A stored object of a built-in kind (frozen: the watch cache's) is not validated
+   * again: it was decoded as its type and pruned when written, so it fits the schema, duplicates aside,
+   * which live objects may have (upstream validates it with AllowDuplicates, which it then passes).
+   * Custom resources are validated: their schema can change under stored objects.
+   */
   private storeTypeConverter(): TypeConverter {
     const { strategy, storageVersion } = this.host;
     if (this.typeFor(storageVersion, strategy.info.kind) === undefined) return deducedTypeConverter();
-    return schemaTypeConverter(builtinSchema(), (apiVersion, kind) => this.typeFor(apiVersion, kind));
+    const checked = schemaTypeConverter(builtinSchema(), (apiVersion, kind) => this.typeFor(apiVersion, kind));
+    if (strategy.mergeType !== undefined) return checked;
+    return {
+      objectToTyped: (obj, opts) => {
+        const o = obj as KubeObject;
+        const ref = opts?.allowDuplicates === true && Object.isFrozen(o) ? this.typeFor(o.apiVersion ?? '', o.kind ?? '') : undefined;
+        return ref === undefined ? checked.objectToTyped(obj, opts) : new TypedValue(o as Value, builtinSchema(), ref);
+      },
+      typedToObject: (tv) => checked.typedToObject(tv),
+    };
   }
 
   /** `obj` in `apiVersion`, through the stored version. @throws MissingVersionError for a version not served */
@@ -107,13 +125,16 @@ export class FieldManagers {
     return this.host.fromStorage(stored, view);
   }
 
-  /** The empty object of the stored kind, as a create's "live" object (`Creater.New`). */
+  /** The empty object of the stored kind, as a create's "live" object (`Creater.New`); shared and frozen. */
   newObject(): KubeObject {
-    const { strategy, storageVersion } = this.host;
-    const { group, version, kind } = strategy.info;
-    const name = strategy.mergeType ? undefined : rootTypeName(group, version, kind);
-    const zero = name === undefined ? {} : (zeroObject(name) as KubeObject);
-    return { ...zero, apiVersion: storageVersion, kind };
+    if (this.zero === undefined) {
+      const { strategy, storageVersion } = this.host;
+      const { group, version, kind } = strategy.info;
+      const name = strategy.mergeType ? undefined : rootTypeName(group, version, kind);
+      const zero = name === undefined ? {} : (zeroObject(name) as KubeObject);
+      this.zero = deepFreeze({ ...zero, apiVersion: storageVersion, kind });
+    }
+    return this.zero;
   }
 
   /** Per served version, what `subresource` leaves unowned. */
