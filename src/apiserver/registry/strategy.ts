@@ -239,7 +239,7 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   /**
    * The patch media types the kind accepts, in the order the 415 lists them, when not every supported
    * one: custom resources refuse strategic merge patches (upstream's CRD handler offers JSON, merge and
-   * apply patches). A type listed but not implemented by the server is refused with the same 415.
+   * apply patches).
    */
   patchTypes?: readonly string[];
   /**

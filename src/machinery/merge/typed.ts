@@ -82,9 +82,16 @@ function scalarError(t: ScalarType, v: Value | undefined): string | undefined {
   }
 }
 
-function validateScalar(t: ScalarType, v: Value | undefined, prefix: string): ValidationError[] {
-  const message = scalarError(t, v);
-  return message === undefined ? [] : [{ path: '', message: prefix + message }];
+/**
+ * Whether neither side of a scalar merge or comparison is of type `t` (upstream's walkers fail only
+ * then, with both sides' errors, `lhs: …` and `rhs: …`, added to `errs`).
+ */
+function bothScalarsInvalid(t: ScalarType, lhs: Value | undefined, rhs: Value | undefined, errs: ValidationError[]): boolean {
+  const l = scalarError(t, lhs);
+  const r = scalarError(t, rhs);
+  if (l === undefined || r === undefined) return false;
+  errs.push({ path: '', message: 'lhs: ' + l }, { path: '', message: 'rhs: ' + r });
+  return true;
 }
 
 function goType(v: Value): string {
@@ -342,15 +349,8 @@ export class TypedValue {
   private mergeAtom(atom: Atom, lhs: Value | undefined, rhs: Value | undefined, errs: ValidationError[]): Value | undefined {
     const leaf = (): Value | undefined => (rhs !== undefined ? rhs : lhs);
     switch (atomKind(atom)) {
-      case 'scalar': {
-        const lerrs = validateScalar(atom.scalar as ScalarType, lhs, 'lhs: ');
-        const rerrs = validateScalar(atom.scalar as ScalarType, rhs, 'rhs: ');
-        if (lerrs.length > 0 && rerrs.length > 0) {
-          errs.push(...lerrs, ...rerrs);
-          return undefined;
-        }
-        return leaf();
-      }
+      case 'scalar':
+        return bothScalarsInvalid(atom.scalar as ScalarType, lhs, rhs, errs) ? undefined : leaf();
       case 'list': {
         const t = atom.list as ListAtom;
         const l = asList(lhs);
@@ -510,15 +510,8 @@ export class TypedValue {
       return true;
     };
     switch (atomKind(atom)) {
-      case 'scalar': {
-        const lerrs = validateScalar(atom.scalar as ScalarType, lhs, 'lhs: ');
-        const rerrs = validateScalar(atom.scalar as ScalarType, rhs, 'rhs: ');
-        if (lerrs.length > 0 && rerrs.length > 0) {
-          errs.push(...lerrs, ...rerrs);
-          return false;
-        }
-        return leaf();
-      }
+      case 'scalar':
+        return bothScalarsInvalid(atom.scalar as ScalarType, lhs, rhs, errs) ? false : leaf();
       case 'list': {
         const t = atom.list as ListAtom;
         const l = asList(lhs);
