@@ -374,6 +374,25 @@ describe('managedFields on writes', () => {
     assert.equal(managedFields(merged), undefined);
   });
 
+  test('a JSON patch of managedFields renames a manager (kubectl csaupgrade), and a patch that does not touch them keeps them', async () => {
+    const t = await server();
+    const applied = obj(await apply(t, CONFIGMAPS, 'test-cm', testConfigMap, 'old-name'));
+    const fields = managedFields(applied)?.[0]?.fieldsV1;
+    // A patch of labels only: the apply entry stays as it was, and the patcher owns the new label.
+    const labelled = obj(await send(t, CONFIGMAPS, { verb: 'patch', name: 'test-cm', patchType: 'application/json-patch+json', body: [{ op: 'add', path: '/metadata/labels/extra', value: 'x' }], userAgent: 'labeller/1.0' }));
+    assert.deepEqual(untimed(labelled), [
+      entry('old-name', 'Apply', 'v1', fields),
+      entry('labeller', 'Update', 'v1', { 'f:metadata': { 'f:labels': { 'f:extra': {} } } }),
+    ]);
+    // The rename as kubectl sends it: the entries replaced with the manager's new name.
+    const renamed = obj(await send(t, CONFIGMAPS, { verb: 'patch', name: 'test-cm', patchType: 'application/json-patch+json', body: [{ op: 'replace', path: '/metadata/managedFields/0/manager', value: 'new-name' }] }));
+    assert.deepEqual(untimed(renamed).map((e) => e.manager), ['new-name', 'labeller']);
+    // Strategic directives in metadata may replace it whole: those patches go through with managedFields too.
+    const replaced = obj(await send(t, CONFIGMAPS, { verb: 'patch', name: 'test-cm', patchType: 'application/strategic-merge-patch+json', body: { metadata: { $patch: 'replace', name: 'test-cm', labels: { only: 'this' } } }, userAgent: 'replacer/1.0' }));
+    assert.deepEqual(replaced.metadata?.labels, { only: 'this' });
+    assert.ok(untimed(replaced).some((e) => e.manager === 'replacer'));
+  });
+
   test('managedFields sent by a create or update replace the live ones; unserved versions and undecodable lists are dropped, the write goes on (TestApplyConvertsManagedFieldsVersion, TestErrorsDontFail)', async () => {
     const t = await server();
     const theirs = entry('other', 'Update', 'v1', { 'f:data': { 'f:key': {} } }, { time: '2019-07-08T09:31:18Z' });

@@ -47,6 +47,39 @@ function keepManagedFieldsReset(raw: unknown, obj: KubeObject): void {
   if (Array.isArray(managedFields) && managedFields.length === 0) metaOf(obj).managedFields = [];
 }
 
+/** Whether any metadata key of a merge patch is a directive (`$patch`, `$retainKeys`, …), which can replace the whole metadata. */
+function hasDirective(o: object): boolean {
+  return Object.keys(o).some((k) => k.startsWith('$'));
+}
+
+/**
+ * Whether a patch can change `metadata.managedFields`: a JSON patch with an operation at the
+ * document, `/metadata` or below `/metadata/managedFields`; a merge or strategic patch whose
+ * `metadata` sets them, is not an object, or carries directives (at the top or in metadata). Anything
+ * malformed counts as touching them (the patch then fails as it would anyway).
+ */
+function patchTouchesManagedFields(patchType: PatchType | undefined, patch: unknown): boolean {
+  if (patchType === 'application/json-patch+json') {
+    if (!Array.isArray(patch)) return true;
+    const touches = (p: unknown): boolean => typeof p !== 'string' || p === '' || p === '/metadata' || p.startsWith('/metadata/managedFields');
+    return patch.some((op: unknown) => typeof op !== 'object' || op === null || touches((op as { path?: unknown }).path) || ('from' in op && touches((op as { from?: unknown }).from)));
+  }
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return true;
+  if (hasDirective(patch)) return true;
+  if (!Object.hasOwn(patch, 'metadata')) return false;
+  const metadata = (patch as { metadata?: unknown }).metadata;
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return true;
+  return Object.hasOwn(metadata, 'managedFields') || hasDirective(metadata);
+}
+
+/** `obj` without `metadata.managedFields` (a shallow copy when it has them). */
+function withoutManagedFields(obj: KubeObject): KubeObject {
+  if (obj.metadata?.managedFields === undefined) return obj;
+  const metadata = { ...obj.metadata };
+  delete metadata.managedFields;
+  return { ...obj, metadata };
+}
+
 /** Writes on top of {@link ReadStore}. */
 export abstract class WriteStore extends ReadStore {
   private managers?: FieldManagers;
@@ -271,7 +304,11 @@ export abstract class WriteStore extends ReadStore {
     return this.updateObject(namespace, name, mode, dryRun, false, (existing) => {
       if (!existing) throw newNotFound(this.gr, name);
       const current = view ? this.fromStorage(existing, view) : existing;
-      const result = this.patchedObject(current, patchType, patch, root, validation, warnings, info);
+      // The field manager starts from the live managedFields when the patched object's are absent or
+      // the same (decodeLiveOrNew): a patch that cannot change them is applied without them, which
+      // saves copying, decoding and comparing them on every write.
+      const base = this.trackingManagedFields && !patchTouchesManagedFields(patchType, patch) ? withoutManagedFields(current) : current;
+      const result = this.patchedObject(base, patchType, patch, root, validation, warnings, info);
       const patched = view ? this.toStorage(result, view) : result;
       this.strategy.defaults(patched);
       this.checkName(patched, namespace, name);
