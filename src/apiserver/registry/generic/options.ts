@@ -99,12 +99,22 @@ export function parseListOptions(query: Query, watch: boolean): ListOptions {
   return opts;
 }
 
+/** `ValidateDryRun`: only `All` (or nothing). */
+function dryRunErrors(v: string): FieldError[] {
+  return v === '' || v === 'All' ? [] : [field.notSupported('dryRun', v, ['All'])];
+}
+
+/** `ValidateFieldValidation`: empty, Ignore, Warn or Strict (listed sorted, as upstream's set). */
+function fieldValidationErrors(v: string): FieldError[] {
+  return ['', 'Ignore', 'Warn', 'Strict'].includes(v) ? [] : [field.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])];
+}
+
 /** `dryRun=All` → true; absent → false. @throws StatusError 422 for another value. */
 export function parseDryRun(query: Query, optionsKind: string): boolean {
-  const v = query.dryRun;
-  if (v === undefined || v === '') return false;
-  if (v !== 'All') throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [field.notSupported('dryRun', v, ['All'])]);
-  return true;
+  const v = query.dryRun ?? '';
+  const errs = dryRunErrors(v);
+  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
+  return v === 'All';
 }
 
 /** `fieldValidation`: Strict, Warn (the default when absent) or Ignore. */
@@ -113,9 +123,9 @@ export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 /** Reads `fieldValidation` (handlers `fieldValidation()`: empty means Warn). @throws StatusError 422 for another value. */
 export function parseFieldValidation(query: Query, optionsKind: string): FieldValidation {
   const v = query.fieldValidation ?? '';
-  if (v === '') return 'Warn';
-  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
-  throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [field.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])]);
+  const errs = fieldValidationErrors(v);
+  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
+  return v === '' ? 'Warn' : (v as FieldValidation);
 }
 
 /** The options every write takes (`metav1.CreateOptions`, `UpdateOptions`, `PatchOptions`). */
@@ -150,9 +160,9 @@ export function parseWriteOptions(query: Query, optionsKind: 'CreateOptions' | '
   }
   errs.push(...validateFieldManager(fieldManager));
   const dryRun = query.dryRun ?? '';
-  if (dryRun !== '' && dryRun !== 'All') errs.push(field.notSupported('dryRun', dryRun, ['All']));
+  errs.push(...dryRunErrors(dryRun));
   const validation = query.fieldValidation ?? '';
-  if (!['', 'Ignore', 'Warn', 'Strict'].includes(validation)) errs.push(field.notSupported('fieldValidation', validation, ['', 'Ignore', 'Strict', 'Warn']));
+  errs.push(...fieldValidationErrors(validation));
   if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
   return { dryRun: dryRun === 'All', validation: validation === '' ? 'Warn' : (validation as FieldValidation), fieldManager, ...(force !== undefined ? { force } : {}) };
 }
