@@ -6,6 +6,7 @@
  */
 import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -219,4 +220,46 @@ export function replicasEditor(replicas: number): () => void {
   chmodSync(editor, 0o755);
   process.env['KUBE_EDITOR'] = editor;
   return () => rmSync(dir, { recursive: true, force: true });
+}
+
+/** How to reach a kubeplane over HTTPS without kubectl: its port, CA and bearer token. */
+export function endpointOf(kp: Kubeplane): { port: number; ca: string; token: string } {
+  const server = /server: https:\/\/127\.0\.0\.1:(\d+)/.exec(readFileSync(kp.kubeconfig, 'utf8'));
+  if (!server) throw new Error('no server in the kubeconfig');
+  return { port: Number(server[1]), ca: readFileSync(join(kp.dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(kp.dataDir, 'token'), 'utf8').trim() };
+}
+
+/** A raw answer: status code, headers and body text. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * Sends one raw HTTPS request to a kubeplane, for what kubectl cannot send (a body byte for byte, as a
+ * client that writes its own YAML does); resolves with the answer whatever its status.
+ */
+export function httpRequest(kp: Kubeplane, req: { method: string; path: string; contentType?: string; body?: string }): Promise<HttpResponse> {
+  const ep = endpointOf(kp);
+  return new Promise((resolve, reject) => {
+    const r = https.request(
+      {
+        host: '127.0.0.1',
+        port: ep.port,
+        method: req.method,
+        path: req.path,
+        ca: ep.ca,
+        agent: false,
+        headers: { authorization: `Bearer ${ep.token}`, ...(req.contentType ? { 'content-type': req.contentType } : {}) },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    r.on('error', reject);
+    r.end(req.body);
+  });
 }

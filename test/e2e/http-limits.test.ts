@@ -6,11 +6,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import https from 'node:https';
 import { join } from 'node:path';
 import tls from 'node:tls';
-import { eventually, removeDataDir, repoRoot, startKubeplane, type Kubeplane } from './harness.js';
+import { endpointOf, eventually, httpRequest, removeDataDir, repoRoot, startKubeplane, type HttpResponse, type Kubeplane } from './harness.js';
 
 const REPLICAS = 250;
 
@@ -54,13 +52,6 @@ describe('HTTP limits and streamed lists with kubectl', { timeout: 120_000 }, ()
   });
 });
 
-/** How to reach a kubeplane over HTTPS without kubectl: its port, CA and token. */
-function endpointOf(kp: Kubeplane): { port: number; ca: string; token: string } {
-  const server = /server: https:\/\/127\.0\.0\.1:(\d+)/.exec(readFileSync(kp.kubeconfig, 'utf8'));
-  if (!server) throw new Error('no server in the kubeconfig');
-  return { port: Number(server[1]), ca: readFileSync(join(kp.dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(kp.dataDir, 'token'), 'utf8').trim() };
-}
-
 describe('--max-mutating-requests-inflight and --request-timeout on a running kubeplane', { timeout: 60_000 }, () => {
   let kp: Kubeplane;
   before(async () => {
@@ -74,27 +65,8 @@ describe('--max-mutating-requests-inflight and --request-timeout on a running ku
 
   test('a request holding the only mutating slot makes others 429 until it times out with 504', async () => {
     const ep = endpointOf(kp);
-    const post = (name: string): Promise<{ status: number; retryAfter: string | undefined; body: string }> =>
-      new Promise((resolve, reject) => {
-        const req = https.request(
-          {
-            host: '127.0.0.1',
-            port: ep.port,
-            method: 'POST',
-            path: '/api/v1/namespaces/default/configmaps',
-            ca: ep.ca,
-            agent: false,
-            headers: { authorization: `Bearer ${ep.token}`, 'content-type': 'application/json' },
-          },
-          (res) => {
-            let body = '';
-            res.on('data', (d: Buffer) => (body += d.toString()));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body }));
-          },
-        );
-        req.on('error', reject);
-        req.end(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }));
-      });
+    const post = (name: string): Promise<HttpResponse> =>
+      httpRequest(kp, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', contentType: 'application/json', body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }) });
 
     // A create whose body never finishes: it holds the mutating slot until --request-timeout.
     const slow = tls.connect({ host: '127.0.0.1', port: ep.port, ca: ep.ca, servername: 'localhost' });
@@ -110,7 +82,7 @@ describe('--max-mutating-requests-inflight and --request-timeout on a running ku
       const r = await post(`cm-${attempt++}`);
       return r.status === 429 ? r : undefined;
     });
-    assert.equal(rejected.retryAfter, '1');
+    assert.equal(rejected.headers['retry-after'], '1');
     const status = JSON.parse(rejected.body) as { kind: string; reason: string; message: string };
     assert.deepEqual([status.kind, status.reason, status.message], ['Status', 'TooManyRequests', 'Too many requests, please try again later.']);
     assert.equal((await kp.kubectl(['get', 'configmaps'])).code, 0, 'read-only requests have their own budget');

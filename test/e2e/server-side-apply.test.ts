@@ -19,7 +19,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, removeDataDir, startKubeplane, type Kubeplane } from './harness.js';
+import { eventually, httpRequest, removeDataDir, startKubeplane, type HttpResponse, type Kubeplane } from './harness.js';
 
 interface ManagedFieldsEntry {
   manager: string;
@@ -218,6 +218,63 @@ spec:
     const unknown = await kp.kubectl(['apply', '--server-side', '-f', '-'], deployment({}).replace('  selector:', '  paused2: true\n  selector:'));
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /failed to create typed patch object \(default\/web; apps\/v1, Kind=Deployment\): \.spec\.paused2: field not declared in schema/);
+  });
+
+  test('duplicate keys in an applied YAML: Strict refuses them with goyaml\'s lines, Warn warns and keeps the last value, Ignore is silent', async () => {
+    // A client that writes its own YAML (kubectl decodes the file first and sends JSON without them).
+    const yaml = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: dup
+spec:
+  replicas: 1
+  paused: false
+  paused: true
+  selector:
+    matchLabels: {app: dup}
+  template:
+    metadata:
+      labels: {app: dup}
+    spec:
+      containers:
+      - name: c
+        image: nginx
+        imagePullPolicy: Always
+        imagePullPolicy: Never
+`;
+    const apply = (validation: string): Promise<HttpResponse> =>
+      httpRequest(kp, { method: 'PATCH', path: `/apis/apps/v1/namespaces/default/deployments/dup?fieldManager=yaml-writer&fieldValidation=${validation}`, contentType: 'application/apply-patch+yaml', body: yaml });
+
+    const strict = await apply('Strict');
+    assert.equal(strict.status, 400);
+    const status = JSON.parse(strict.body) as { reason: string; message: string };
+    assert.equal(status.reason, 'BadRequest');
+    assert.equal(
+      status.message,
+      'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 8: key "paused" already set in map\n  line 19: key "imagePullPolicy" already set in map',
+    );
+    assert.match((await kp.kubectl(['get', 'deploy/dup'])).stderr, /NotFound/, 'nothing was created');
+
+    const warn = await apply('Warn');
+    assert.equal(warn.status, 201, warn.body);
+    assert.deepEqual(warn.headers['warning'], '299 - "line 8: key \\"paused\\" already set in map", 299 - "line 19: key \\"imagePullPolicy\\" already set in map"');
+    const created = await kp.kubectlJson<{ spec: { paused: boolean; template: { spec: { containers: { imagePullPolicy: string }[] } } } }>(['get', 'deploy/dup']);
+    assert.equal(created.spec.paused, true, 'the last value is kept');
+    assert.equal(created.spec.template.spec.containers[0]?.imagePullPolicy, 'Never');
+
+    const ignore = await apply('Ignore');
+    assert.equal(ignore.status, 200, ignore.body);
+    assert.equal(ignore.headers['warning'], undefined);
+    // JSON is YAML to the strict decoder: a one-line body's duplicates are on line 1.
+    const json = await httpRequest(kp, {
+      method: 'PATCH',
+      path: '/apis/apps/v1/namespaces/default/deployments/dup?fieldManager=yaml-writer&fieldValidation=Strict',
+      contentType: 'application/apply-patch+yaml',
+      body: '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"dup"},"spec":{"paused":true,"paused":false}}',
+    });
+    assert.equal(json.status, 400);
+    assert.match(json.body, /yaml: unmarshal errors:\\n {2}line 1: key \\"paused\\" already set in map"/);
+    await kp.kubectlOk(['delete', 'deploy/dup']);
   });
 
   test('custom resources merge by their CRD schema: map-list items per manager, atomic lists whole', async () => {

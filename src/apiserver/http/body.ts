@@ -14,6 +14,7 @@ import {
   type StatusError,
 } from '../../machinery/errors/index.js';
 import { ProtobufDecodeError, decodeKubernetesProtobuf } from '../../api/proto/index.js';
+import { recordSource } from '../../machinery/serializer/yaml-keys.js';
 import { mediaTypeOf } from './negotiation.js';
 
 /** A client's YAML is the client's business: its warnings (an unknown directive …) are not logged as the server's. */
@@ -168,18 +169,23 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
  * Decodes a patch body: a JSON array for json-patch, a JSON object for merge and strategic merge
  * patches, a YAML or JSON object for apply. Throws 400 with the messages of upstream's patchers:
  * json-patch `json: cannot unmarshal …` or the parse error, merge `Invalid JSON Patch`, strategic
- * `invalid JSON document`, apply `error decoding YAML: …`.
+ * `invalid JSON document`, apply `error decoding YAML: …`. An apply configuration keeps the last
+ * value of a repeated key and remembers its text for the strict check of duplicate keys
+ * (machinery/serializer/yaml-keys).
  */
 export function decodePatchBody(data: Buffer, patchType: PatchType): unknown {
   const text = data.toString('utf8');
   if (patchType === 'application/apply-patch+yaml') {
     let value: unknown;
+    let json = true;
     try {
       // kubectl sends JSON; JSON.parse is much faster than the YAML parser for it.
       value = JSON.parse(text);
     } catch {
+      json = false;
       try {
-        value = parseYaml(text, YAML_OPTIONS);
+        // goyaml.v2's lenient decoding: a repeated key keeps its last value (Strict reports it later).
+        value = parseYaml(text, { ...YAML_OPTIONS, uniqueKeys: false });
       } catch (err) {
         throw newBadRequest(`error decoding YAML: ${errorMessage(err)}`);
       }
@@ -187,6 +193,7 @@ export function decodePatchBody(data: Buffer, patchType: PatchType): unknown {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw newBadRequest(`error decoding YAML: cannot unmarshal ${typeName(value)} into an object`);
     }
+    recordSource(value, text, json);
     return value;
   }
   let value: unknown;

@@ -16,6 +16,8 @@ import type { KubeObject } from '../../../api/index.js';
 import type { PatchType } from '../../../api/request.js';
 import { StatusError, newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../../../machinery/errors/index.js';
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../../machinery/patch/index.js';
+import { strictDuplicateKeyErrors, YAML_UNMARSHAL_ERRORS } from '../../../machinery/serializer/yaml-keys.js';
+import type { FieldValidation } from './options.js';
 
 /** The patch types served, in the order upstream's installer lists them in a 415. */
 export const SUPPORTED_PATCH_TYPES = [
@@ -98,4 +100,22 @@ export function applyPatch(doc: KubeObject, patchType: ObjectPatchType, patch: u
       return withPatchErrors(() => applyStrategicMergePatch(doc, patch, rootType));
     }
   }
+}
+
+/**
+ * The strict check of an apply configuration's text after its merge (patch.go
+ * `applyPatchToCurrentObject`): with `Strict`, a key repeated in one mapping fails the request with
+ * 400 `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 1:
+ * key "replicas" already set in map`; with `Warn`, each such line is a warning; `Ignore` skips it.
+ * @throws StatusError 400 as above
+ */
+export function checkDuplicateKeys(patch: object, validation: FieldValidation, warnings: string[]): void {
+  if (validation === 'Ignore') return;
+  const errs = strictDuplicateKeyErrors(patch);
+  if (errs.length === 0) return;
+  if (validation === 'Warn') {
+    warnings.push(...errs);
+    return;
+  }
+  throw newBadRequest(`error strict decoding YAML: error converting YAML to JSON: ${YAML_UNMARSHAL_ERRORS}\n  ${errs.join('\n  ')}`);
 }

@@ -16,7 +16,7 @@ import { apiVersionOf, decodeBody, decodeTyped, pruneUnknown, unknownFieldMessag
 import { maxDepthError } from '../../../machinery/serializer/index.js';
 import { clone, encodeForStorage, metaOf } from './objects.js';
 import { APPLY_PATCH_TYPE, parseWriteOptions, type FieldValidation, type WriteOptions } from './options.js';
-import { applyPatch, checkPatchType } from './patch.js';
+import { applyPatch, checkDuplicateKeys, checkPatchType } from './patch.js';
 import { FieldManagers } from './field-managers.js';
 import { managerOrUserAgent } from '../../../machinery/managedfields/index.js';
 import { rootTypeName } from '../../../api/schema/index.js';
@@ -330,6 +330,7 @@ export abstract class WriteStore extends ReadStore {
       const live = existing ?? this.fieldManagers.newObject();
       // The merge may share subtrees with the frozen live object; the store's hooks change the result.
       const obj = structuredClone(fm.apply(live, patch as Record<string, unknown>, opts.fieldManager, opts.force === true));
+      checkDuplicateKeys(patch as object, opts.validation, warnings);
       this.checkDecodable(obj);
       // patch.go `applyPatch`: a configuration naming a uid only applies to the object that has it.
       const uid = obj.metadata?.uid;
@@ -563,3 +564,4 @@ export abstract class WriteStore extends ReadStore {
     return this.extension.shouldDeleteDuringUpdate?.(obj) ?? true;
   }
 }
+

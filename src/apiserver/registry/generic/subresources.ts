@@ -12,7 +12,7 @@ import { rootTypeName } from '../../../api/schema/index.js';
 import { decodeBody } from './decode.js';
 import { clone, metaOf } from './objects.js';
 import { APPLY_PATCH_TYPE, parseWriteOptions } from './options.js';
-import { checkPatchType } from './patch.js';
+import { checkDuplicateKeys, checkPatchType } from './patch.js';
 import type { Store } from './store.js';
 import type { StoreView } from './store-core.js';
 import { managerOrUserAgent } from '../../../machinery/managedfields/index.js';
@@ -140,6 +140,7 @@ export async function patchScale(
     return scaledParent(store, existing, view, (oldScale) => {
       if (patchType === APPLY_PATCH_TYPE) {
         const applied = structuredClone(store.fieldManagers.forScale().apply(oldScale, patch as Record<string, unknown>, opts.fieldManager, opts.force === true));
+        checkDuplicateKeys(patch as object, opts.validation, warnings);
         store.checkName(applied, namespace, name);
         return applied;
       }
