@@ -7,6 +7,7 @@
  * JavaScript has a single number type; upstream orders and compares ints and floats numerically
  * with each other, so treating every number alike gives the same order.
  */
+import { goQuote } from '../errors/index.js';
 
 /** A JSON value: what an object's field, a list item or a map-list key holds. */
 export type Value = null | boolean | number | string | Value[] | { [k: string]: Value };
@@ -114,21 +115,6 @@ function numberString(n: number): string {
   const exp = n === 0 ? 0 : Math.floor(Math.log10(Math.abs(n)));
   if (exp < -4 || exp >= 6) return n.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
   return String(n);
-}
-
-/** Go's `%q` of a string (strconv.Quote) for the printable ASCII and common escapes Kubernetes values use. */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0;
-    if (ch === '"' || ch === '\\') out += '\\' + ch;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else out += ch;
-  }
-  return out + '"';
 }
 
 /** A value as upstream's value.ToString renders it in path strings: `"a"`, `1`, `true`, `[1,2]`, `null`. */
