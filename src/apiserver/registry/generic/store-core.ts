@@ -252,13 +252,29 @@ export abstract class StoreCore {
       }
       if (opts.dryRun) return deepFreeze(obj);
       try {
-        const json = encodeForStorage(obj);
-        const kv = state.obj ? await this.opts.backend.update(key, json, state.rev) : await this.opts.backend.create(key, json);
+        const kv = await this.write(key, obj, state.obj ? state.rev : undefined);
         metaOf(obj).resourceVersion = String(kv.modRevision);
         return deepFreeze(obj);
       } catch (err) {
         state = await this.stateAfterStorageError(err, key, name);
       }
+    }
+  }
+
+  /**
+   * Stores `obj` at `key`: a create when `rev` is undefined, else a compare-and-swap on `rev`. The
+   * watch cache is told which object the change stores ({@link WatchCache.expectWrite}), so it keeps
+   * this one rather than decoding it again; `obj` must not change afterwards apart from `metadata`.
+   * @throws StorageError as the backend's create and update
+   */
+  protected async write(key: string, obj: KubeObject, rev: number | undefined): Promise<KeyValue> {
+    const json = encodeForStorage(obj);
+    this.opts.cache.expectWrite(key, json, obj);
+    try {
+      return rev === undefined ? await this.opts.backend.create(key, json) : await this.opts.backend.update(key, json, rev);
+    } catch (err) {
+      this.opts.cache.forgetWrite(key, json);
+      throw err;
     }
   }
 

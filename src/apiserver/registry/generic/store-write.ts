@@ -14,7 +14,7 @@ import { formatTime } from '../../../util/clock/index.js';
 import { randomString } from '../../../util/random/index.js';
 import { apiVersionOf, decodeBody, decodeTyped, pruneUnknown, unknownFieldMessage } from './decode.js';
 import { maxDepthError } from '../../../machinery/serializer/index.js';
-import { clone, encodeForStorage, metaOf } from './objects.js';
+import { clone, cloneSharingManagedFields, metaOf } from './objects.js';
 import { APPLY_PATCH_TYPE, parseWriteOptions, type FieldValidation, type WriteOptions } from './options.js';
 import { applyPatch, checkDuplicateKeys, checkPatchType } from './patch.js';
 import { FieldManagers } from './field-managers.js';
@@ -190,7 +190,7 @@ export abstract class WriteStore extends ReadStore {
     }
     let kv: KeyValue;
     try {
-      kv = await this.opts.backend.create(key, encodeForStorage(obj));
+      kv = await this.write(key, obj, undefined);
     } catch (err) {
       if (!(err instanceof StorageError && err.code === 'KeyExists')) throw this.storageError(err, name);
       throw await this.alreadyExists(key, name, generated);
@@ -273,7 +273,7 @@ export abstract class WriteStore extends ReadStore {
     const uid = obj.metadata?.uid;
     const manager = managerOrUserAgent(fieldManager, userAgent);
     const sub = subresourceOf(mode);
-    return this.updateObject(namespace, name, mode, dryRun, false, (existing) => this.trackUpdate(view, sub, existing, clone(obj), manager), uid ? { uid } : undefined, warnings);
+    return this.updateObject(namespace, name, mode, dryRun, false, (existing) => this.trackUpdate(view, sub, existing, cloneSharingManagedFields(obj), manager), uid ? { uid } : undefined, warnings);
   }
 
   /**
@@ -527,7 +527,8 @@ export abstract class WriteStore extends ReadStore {
       }
     } else delete meta.namespace;
     // Strategy hooks get private copies (strategy.ts contract); `existing` is the shared frozen object.
-    const old = clone(existing);
+    // Its managedFields stay shared (frozen): no hook changes them, and obj has its own by now.
+    const old = cloneSharingManagedFields(existing);
     const oldMeta = metaOf(old);
     if (oldMeta.generation === undefined) delete meta.generation;
     else meta.generation = oldMeta.generation;
