@@ -248,3 +248,27 @@ describe('pathelement_test.go', () => {
     });
   }
 });
+
+describe('decoded sets are shared for frozen FieldsV1 (ours, not upstream\'s)', () => {
+  const entries = (fieldsV1: object): ManagedFieldsEntry[] => [{ manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1 }];
+  const setOf = (e: ManagedFieldsEntry[]): FieldSet | undefined => decodeManagedFields(e).fields.get(buildManagerIdentifier(e[0] as ManagedFieldsEntry))?.set;
+
+  it('a frozen FieldsV1 decodes to the same set each time; an unfrozen one is parsed again', () => {
+    const frozen = Object.freeze({ 'f:data': Object.freeze({ 'f:a': Object.freeze({}) }) });
+    const first = setOf(entries(frozen));
+    assert.ok(first);
+    assert.equal(setOf(entries(frozen)), first);
+    const open = { 'f:data': { 'f:a': {} } };
+    assert.notEqual(setOf(entries(open)), setOf(entries(open)));
+  });
+
+  it('an encoded set, once its FieldsV1 is frozen with the object, decodes to that set; unchanged sets keep their FieldsV1', () => {
+    const managed = decodeManagedFields(entries({ 'f:data': { 'f:b': {} } }));
+    const encoded = encodeManagedFields(managed) as ManagedFieldsEntry[];
+    const fieldsV1 = encoded[0]?.fieldsV1 as object;
+    Object.freeze(fieldsV1);
+    const set = setOf(encoded);
+    assert.equal(set, managed.fields.values().next().value?.set);
+    assert.equal((encodeManagedFields(decodeManagedFields(encoded)) as ManagedFieldsEntry[])[0]?.fieldsV1, fieldsV1);
+  });
+});

@@ -135,6 +135,27 @@ function normalTime(t: unknown): string | undefined {
 const storedFields = new WeakMap<FieldSet, object>();
 
 /**
+ * The set each frozen FieldsV1 object was decoded into or encoded from. A frozen FieldsV1 is part of
+ * an object the watch cache shares, and the cache keeps the objects this process writes, so the next
+ * write of that object finds its managers' sets here instead of parsing them again. Sets are never
+ * changed once built, so sharing them is safe.
+ */
+const decodedFields = new WeakMap<object, FieldSet>();
+
+/** `fields` as a set, through {@link decodedFields} when `fields` is frozen. @throws Error as {@link fieldsToSet} */
+function frozenFieldsToSet(fields: object): FieldSet {
+  if (!Object.isFrozen(fields)) return fieldsToSet(fields);
+  let set = decodedFields.get(fields);
+  if (set === undefined) {
+    set = fieldsToSet(fields);
+    decodedFields.set(fields, set);
+    // Stored entries are ours, in upstream's encoding already: an unchanged set is written back as it was read.
+    storedFields.set(set, fields);
+  }
+  return set;
+}
+
+/**
  * Decode `metadata.managedFields` (DecodeManagedFields). Throws with upstream's texts:
  * ``operation must be `Apply` or `Update` ``, `apiVersion must not be empty`,
  * `missing fieldsType in managed fields entry 0`, `invalid fieldsType "X" in managed fields entry 0`,
@@ -153,12 +174,10 @@ export function decodeManagedFields(encoded: unknown): Managed {
     const manager = buildManagerIdentifier(e);
     let set: FieldSet;
     try {
-      set = fieldsToSet(e.fieldsV1 ?? EMPTY_FIELDS);
+      set = e.fieldsV1 === undefined ? fieldsToSet(EMPTY_FIELDS) : frozenFieldsToSet(e.fieldsV1);
     } catch (err) {
       throw new Error(`error decoding versioned set from ${entryGoString(e)}: error decoding set: ${(err as Error).message}`, { cause: err });
     }
-    // Stored entries are ours, in upstream's encoding already: an unchanged set is written back as it was read.
-    if (e.fieldsV1 !== undefined && Object.isFrozen(e.fieldsV1)) storedFields.set(set, e.fieldsV1);
     managed.fields.set(manager, { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' });
     managed.times.set(manager, normalTime(e.time));
   });
@@ -175,7 +194,13 @@ function encodeManagerVersionedSet(manager: string, vs: VersionedSet, time: stri
   if (vs.apiVersion !== '') out.apiVersion = vs.apiVersion;
   if (time !== undefined) out.time = time;
   out.fieldsType = 'FieldsV1';
-  out.fieldsV1 = storedFields.get(vs.set) ?? setToFields(vs.set);
+  let fields = storedFields.get(vs.set);
+  if (fields === undefined) {
+    fields = setToFields(vs.set);
+    storedFields.set(vs.set, fields);
+    decodedFields.set(fields, vs.set);
+  }
+  out.fieldsV1 = fields;
   if (id.subresource !== undefined && id.subresource !== '') out.subresource = id.subresource;
   return out;
 }
