@@ -294,6 +294,17 @@ describe('set_test.go', () => {
     }
   });
 
+  test('a difference that takes nothing away is the set itself (ours: callers tell unchanged sets by identity)', () => {
+    const a = NS(['a', 'b', 'c'], ['a', 'd'], ['e']);
+    assert.equal(a.difference(NS()), a);
+    assert.equal(a.difference(NS(['x'], ['a', 'b', 'x'])), a);
+    assert.equal(a.recursiveDifference(NS(['a', 'x'])), a);
+    const taken = a.difference(NS(['a', 'b', 'c']));
+    assert.notEqual(taken, a);
+    assertSetEqual(taken, NS(['a', 'd'], ['e']));
+    assert.equal(taken.withPrefix({ fieldName: 'a' }).difference(NS(['b'])), taken.withPrefix({ fieldName: 'a' }));
+  });
+
   test('prefixed and withPrefix are inverses', () => {
     const s = NS(['a'], ['b', 'c']);
     const moved = s.prefixed(P('spec', 'template'));

@@ -175,14 +175,23 @@ export class FieldSet {
     return newSet(this.members.intersection(other.members), nodeMap(out));
   }
 
-  /** Fields in this set and not in `other`; a parent minus its child keeps the parent, a child minus its parent keeps the child. */
+  /**
+   * Fields in this set and not in `other`; a parent minus its child keeps the parent, a child minus
+   * its parent keeps the child. This set itself when nothing is taken away, so callers can tell an
+   * unchanged set by identity.
+   */
   difference(other: FieldSet): FieldSet {
-    return newSet(this.members.difference(other.members), this.childrenDifference(other, false));
+    return this.withDifference(this.members.difference(other.members), this.childrenDifference(other, false));
   }
 
   /** Like {@link difference}, but a member of `other` removes everything below it too (`a.b.c` minus `a.b` is empty). */
   recursiveDifference(other: FieldSet): FieldSet {
-    return newSet(this.members.difference(other.members), this.childrenDifference(other, true));
+    return this.withDifference(this.members.difference(other.members), this.childrenDifference(other, true));
+  }
+
+  /** The set of these members and children, or this set when they are its own (a difference took nothing). */
+  private withDifference(members: PathElementSet, children: SetNodeMap): FieldSet {
+    return children === this.children && members.size() === this.members.size() ? this : newSet(members, children);
   }
 
   private childrenDifference(other: FieldSet, recursive: boolean): SetNodeMap {
@@ -201,7 +210,8 @@ export class FieldSet {
         if (c === 0) {
           if (!dropped(at(a, i))) {
             const diff = recursive ? at(a, i).set.recursiveDifference(at(b, j).set) : at(a, i).set.difference(at(b, j).set);
-            if (!diff.empty()) out.push({ pathElement: at(a, i).pathElement, set: diff });
+            if (diff === at(a, i).set) out.push(at(a, i));
+            else if (!diff.empty()) out.push({ pathElement: at(a, i).pathElement, set: diff });
           }
           i++;
         }
@@ -209,7 +219,8 @@ export class FieldSet {
       }
     }
     for (; i < a.length; i++) if (!dropped(at(a, i))) out.push(at(a, i));
-    return nodeMap(out);
+    // Every child kept as it was: the same map, so an unchanged difference is this set itself.
+    return out.length === a.length && out.every((n, k) => n === a[k]) ? this.children : nodeMap(out);
   }
 
   /** Only the leaf paths: members that have no children (Set.Leaves). */

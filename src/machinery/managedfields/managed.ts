@@ -142,6 +142,20 @@ const storedFields = new WeakMap<FieldSet, object>();
  */
 const decodedFields = new WeakMap<object, FieldSet>();
 
+/** The identifier of each frozen entry decoded so far (the watch cache's entries, read on every write). */
+const identifiers = new WeakMap<object, string>();
+
+/** {@link buildManagerIdentifier} of `e`, through {@link identifiers} when `e` is frozen. */
+function frozenEntryIdentifier(e: ManagedFieldsEntry): string {
+  if (!Object.isFrozen(e)) return buildManagerIdentifier(e);
+  let id = identifiers.get(e);
+  if (id === undefined) {
+    id = buildManagerIdentifier(e);
+    identifiers.set(e, id);
+  }
+  return id;
+}
+
 /** `fields` as a set, through {@link decodedFields} when `fields` is frozen. @throws Error as {@link fieldsToSet} */
 function frozenFieldsToSet(fields: object): FieldSet {
   if (!Object.isFrozen(fields)) return fieldsToSet(fields);
@@ -171,7 +185,7 @@ export function decodeManagedFields(encoded: unknown): Managed {
     if (typeof e.apiVersion !== 'string' || e.apiVersion.length < 1) throw new Error('apiVersion must not be empty');
     if (e.fieldsType === undefined || e.fieldsType === '') throw new Error(`missing fieldsType in managed fields entry ${i}`);
     if (e.fieldsType !== 'FieldsV1') throw new Error(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
-    const manager = buildManagerIdentifier(e);
+    const manager = frozenEntryIdentifier(e);
     let set: FieldSet;
     try {
       set = e.fieldsV1 === undefined ? fieldsToSet(EMPTY_FIELDS) : frozenFieldsToSet(e.fieldsV1);

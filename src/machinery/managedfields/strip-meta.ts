@@ -36,6 +36,6 @@ function stripFields(fields: ManagedFields, manager: string): void {
   if (vs === undefined) return;
   const set = vs.set.difference(STRIP_SET);
   if (set.empty()) fields.delete(manager);
-  // Nothing stripped: the set keeps its identity, so its stored encoding is reused.
-  else if (set.size() !== vs.set.size()) fields.set(manager, { set, apiVersion: vs.apiVersion, applied: vs.applied });
+  // Nothing stripped: difference returns the set itself, whose stored encoding is then reused.
+  else if (set !== vs.set) fields.set(manager, { set, apiVersion: vs.apiVersion, applied: vs.applied });
 }

@@ -124,8 +124,8 @@ export class Updater {
       const cur = managers.get(manager);
       if (cur === undefined) return;
       const next = cur.set.difference(s);
-      // An unchanged set keeps its identity (its encoding is reused; see managedfields' storedFields).
-      if (next.size() !== cur.set.size()) managers.set(manager, { set: next, apiVersion: cur.apiVersion, applied: cur.applied });
+      // An unchanged set keeps its identity (difference returns it; its encoding is reused, see managedfields' storedFields).
+      if (next !== cur.set) managers.set(manager, { set: next, apiVersion: cur.apiVersion, applied: cur.applied });
     };
     for (const [manager, c] of conflicts) subtract(manager, c.set);
     for (const [manager, r] of removed) subtract(manager, r.set);
