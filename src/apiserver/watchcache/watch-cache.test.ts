@@ -84,3 +84,13 @@ describe('WatchCache.expectWrite', () => {
     assert.equal(cache.get(KEY)?.['defaulted'], true);
   });
 });
+
+describe('WatchCache.objectAt', () => {
+  test('the cached object only when it is the given revision of the key', () => {
+    const cache = newCache();
+    cache.apply(event(JSON.stringify(configMap()), 5));
+    assert.equal(cache.objectAt(KEY, 5), cache.get(KEY));
+    assert.equal(cache.objectAt(KEY, 6), undefined);
+    assert.equal(cache.objectAt(`${KEY}x`, 5), undefined);
+  });
+});

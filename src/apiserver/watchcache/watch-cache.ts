@@ -142,6 +142,12 @@ export class WatchCache {
     return this.objects.get(key);
   }
 
+  /** The cached object of `key` when it is the one stored at revision `rev`, else undefined. */
+  objectAt(key: string, rev: number): KubeObject | undefined {
+    const obj = this.objects.get(key);
+    return obj !== undefined && obj.metadata?.resourceVersion === String(rev) ? obj : undefined;
+  }
+
   /** The 500 a read of `key` answers when its stored value cannot be read (see the module comment). */
   readError(key: string): StatusError | undefined {
     return this.unreadable.get(key);

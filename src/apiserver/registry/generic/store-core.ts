@@ -289,7 +289,7 @@ export abstract class StoreCore {
     if (!(err instanceof StorageError)) throw err;
     if (err.code !== 'Conflict' && err.code !== 'KeyNotFound' && err.code !== 'KeyExists') throw this.storageError(err, name);
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (err.code === 'Conflict' && err.current) return freshState(err.current);
+    if (err.code === 'Conflict' && err.current) return this.freshState(err.current);
     return this.loadState(key, true);
   }
 
@@ -308,7 +308,17 @@ export abstract class StoreCore {
       if (obj) return { obj, rev: Number(obj.metadata?.resourceVersion), fresh: false };
     }
     const kv = await this.opts.backend.get(key);
-    return kv ? freshState(kv) : { obj: undefined, rev: 0, fresh: true };
+    return kv ? this.freshState(kv) : { obj: undefined, rev: 0, fresh: true };
+  }
+
+  /**
+   * The state a storage read gives: the watch cache's object when it already holds this revision of
+   * the key (usually: the cache follows storage closely), else the value decoded.
+   * @throws StatusError 500 when the value cannot be read (`decodeObject`)
+   */
+  protected freshState(kv: KeyValue): State {
+    const obj = this.opts.cache.objectAt(kv.key, kv.modRevision) ?? decodeObject(kv);
+    return { obj, rev: kv.modRevision, fresh: true, ...(kv.stale ? { stale: true } : {}) };
   }
 
   /** storage `Preconditions.Check` → 409 Conflict `Precondition failed: …`. */
@@ -344,11 +354,6 @@ export abstract class StoreCore {
         return newInternalError(err.message);
     }
   }
-}
-
-/** The state a storage read gives. @throws StatusError 500 when the value cannot be read (`decodeObject`) */
-export function freshState(kv: KeyValue): State {
-  return { obj: decodeObject(kv), rev: kv.modRevision, fresh: true, ...(kv.stale ? { stale: true } : {}) };
 }
 
 /** The object of `kv`, or undefined when its stored value cannot be read (see `decodeObject`). */
