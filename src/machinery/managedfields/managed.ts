@@ -145,28 +145,33 @@ const decodedFields = new WeakMap<object, FieldSet>();
 /** The identifier of each frozen entry decoded so far (the watch cache's entries, read on every write). */
 const identifiers = new WeakMap<object, string>();
 
+/**
+ * `compute()` for `key`, remembered in `memo` when `key` is frozen: a frozen object cannot change,
+ * so what was computed from it still holds.
+ */
+function memoFrozen<V>(memo: WeakMap<object, V>, key: object, compute: () => V): V {
+  if (!Object.isFrozen(key)) return compute();
+  let v = memo.get(key);
+  if (v === undefined) {
+    v = compute();
+    memo.set(key, v);
+  }
+  return v;
+}
+
 /** {@link buildManagerIdentifier} of `e`, through {@link identifiers} when `e` is frozen. */
 function frozenEntryIdentifier(e: ManagedFieldsEntry): string {
-  if (!Object.isFrozen(e)) return buildManagerIdentifier(e);
-  let id = identifiers.get(e);
-  if (id === undefined) {
-    id = buildManagerIdentifier(e);
-    identifiers.set(e, id);
-  }
-  return id;
+  return memoFrozen(identifiers, e, () => buildManagerIdentifier(e));
 }
 
 /** `fields` as a set, through {@link decodedFields} when `fields` is frozen. @throws Error as {@link fieldsToSet} */
 function frozenFieldsToSet(fields: object): FieldSet {
-  if (!Object.isFrozen(fields)) return fieldsToSet(fields);
-  let set = decodedFields.get(fields);
-  if (set === undefined) {
-    set = fieldsToSet(fields);
-    decodedFields.set(fields, set);
+  return memoFrozen(decodedFields, fields, () => {
+    const set = fieldsToSet(fields);
     // Stored entries are ours, in upstream's encoding already: an unchanged set is written back as it was read.
-    storedFields.set(set, fields);
-  }
-  return set;
+    if (Object.isFrozen(fields)) storedFields.set(set, fields);
+    return set;
+  });
 }
 
 /**
