@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../api/index.js';
 import { newBadRequest, StatusError } from '../errors/index.js';
-import { excludeSetFilter, type FieldFilter, type FieldSet } from '../fieldpath/index.js';
+import type { FieldSet } from '../fieldpath/index.js';
 import { Updater, ValidationErrors, type TypedValue } from '../merge/index.js';
 import { newManaged, type Managed, type Manager, type ManagerResult } from './managed.js';
 import { gvkString, parseGroupVersion, type TypeConverter } from './type-converter.js';
@@ -62,8 +62,10 @@ export class StructuredMergeManager implements Manager {
   private readonly updater: Updater;
 
   constructor(private readonly opts: StructuredMergeOptions) {
-    const ignoreFilter = new Map<string, FieldFilter>([...(opts.resetFields ?? new Map<string, FieldSet>())].map(([v, s]) => [v, excludeSetFilter(s)]));
-    this.updater = new Updater(newVersionConverter(opts.typeConverter, opts.objectConverter, opts.hubVersion, opts.crd === true), { ignoreFilter });
+    // The reset fields as ignored sets: the Updater filters with them as upstream's IgnoreFilter of
+    // NewExcludeSetFilter does, and its comparisons skip them (a /status write's spec is not walked).
+    const ignoredFields = opts.resetFields ?? new Map<string, FieldSet>();
+    this.updater = new Updater(newVersionConverter(opts.typeConverter, opts.objectConverter, opts.hubVersion, opts.crd === true), { ignoredFields });
   }
 
   private toVersioned(obj: KubeObject): KubeObject {

@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FieldSet, Value } from '../fieldpath/index.js';
+import { excludeSetFilter, FieldSet, type Value } from '../fieldpath/index.js';
 import deduced from './testdata/typed_deduced.json' with { type: 'json' };
 import merge from './testdata/typed_merge.json' with { type: 'json' };
 import remove from './testdata/typed_remove.json' with { type: 'json' };
@@ -57,6 +57,26 @@ describe('typed/symdiff_test.go TestSymdiff', () => {
         assert.ok(rev.modified.equals(got.modified), 'reverse modified');
         assert.ok(rev.removed.equals(got.added), 'reverse removed');
         assert.ok(rev.added.equals(got.removed), 'reverse added');
+      });
+    });
+  }
+});
+
+describe('compare with excluded fields = the comparison filtered by NewExcludeSetFilter (ours, over the symdiff table)', () => {
+  for (const c of cases(symdiff, 'symdiffCases')) {
+    itemsOf(part(c.lit, 'quints', 3)).forEach((q, i) => {
+      test(`${c.name}-${i}`, () => {
+        const lhs = c.parser.fromYaml(text(part(q, 'lhs', 0)), '', true);
+        const rhs = c.parser.fromYaml(text(part(q, 'rhs', 1)), '', true);
+        const full = lhs.compare(rhs);
+        // Every changed path, its first element and its parent, each as an exclude set of its own.
+        const excludes = full.added.union(full.modified).union(full.removed).paths().flatMap((p) => [p, p.slice(0, 1), p.slice(0, -1)]).filter((p) => p.length > 0);
+        for (const path of excludes) {
+          const exclude = FieldSet.of(path);
+          const filter = excludeSetFilter(exclude);
+          const got = lhs.compare(rhs, exclude);
+          for (const k of ['added', 'modified', 'removed'] as const) assert.ok(got[k].equals(filter(full[k])), `excluding ${exclude.toString()}: ${k}: got\n${got[k].toString()}`);
+        }
       });
     });
   }

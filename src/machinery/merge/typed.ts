@@ -462,24 +462,30 @@ export class TypedValue {
     return out.length > 0 ? out : undefined;
   }
 
-  /** What changed from this value to `rhs` (TypedValue.Compare). */
-  compare(rhs: TypedValue): Comparison {
+  /**
+   * What changed from this value to `rhs` (TypedValue.Compare). With `exclude`, the members of
+   * `exclude` and everything below them are not compared: the result is the comparison with
+   * `exclude`'s paths taken out as `Comparison.FilterFields(NewExcludeSetFilter(exclude))` takes them
+   * out (a recursive difference), without walking what it would drop — a `/status` write's spec, say.
+   */
+  compare(rhs: TypedValue, exclude?: FieldSet): Comparison {
     const c: Comparison = { removed: new FieldSet(), modified: new FieldSet(), added: new FieldSet() };
     const errs: ValidationError[] = [];
-    this.compareNode(this.value, rhs.value, this.typeRef, [], c, errs);
+    this.compareNode(this.value, rhs.value, this.typeRef, [], c, errs, exclude);
     if (errs.length > 0) throw new ValidationErrors(errs);
     return c;
   }
 
-  private compareNode(lhs: Value | undefined, rhs: Value | undefined, tr: TypeRef, path: PathElement[], c: Comparison, errs: ValidationError[]): void {
+  private compareNode(lhs: Value | undefined, rhs: Value | undefined, tr: TypeRef, path: PathElement[], c: Comparison, errs: ValidationError[], exclude?: FieldSet): void {
     if (lhs === undefined && rhs === undefined) {
       errs.push({ path: '', message: 'at least one of lhs and rhs must be provided' });
       return;
     }
     // Equal values compare as no change at every depth (the walk below would only find equal leaves);
     // skipping them makes a write's comparison cost what it changed. Upstream walks them anyway, for
-    // validation, which the typed conversion before a comparison has already done.
-    if (lhs !== undefined && rhs !== undefined && valuesEqual(lhs, rhs)) return;
+    // validation, which the typed conversion before a comparison has already done. Not at the root,
+    // which a write always changes: checking there would walk the unchanged parts twice.
+    if (lhs !== undefined && rhs !== undefined && (lhs === rhs || (path.length > 0 && valuesEqual(lhs, rhs)))) return;
     const a = this.schema.resolve(tr);
     if (a === undefined) {
       errs.push({ path: '', message: `schema error: no type found matching: ${typeName(tr)}` });
@@ -488,12 +494,12 @@ export class TypedValue {
     const alhs = deduceAtom(a, lhs);
     const arhs = deduceAtom(a, rhs);
     let inLeaf: boolean;
-    if (rhs === undefined) inLeaf = this.compareAtom(alhs, lhs, rhs, path, c, errs);
-    else if (lhs === undefined || atomsEqual(alhs, arhs)) inLeaf = this.compareAtom(arhs, lhs, rhs, path, c, errs);
+    if (rhs === undefined) inLeaf = this.compareAtom(alhs, lhs, rhs, path, c, errs, exclude);
+    else if (lhs === undefined || atomsEqual(alhs, arhs)) inLeaf = this.compareAtom(arhs, lhs, rhs, path, c, errs, exclude);
     else {
       // Types differ: both sides are walked into the same comparison; only the right side's leafness counts (upstream's copied walker).
-      this.compareAtom(alhs, lhs, rhs, path, c, errs);
-      inLeaf = this.compareAtom(arhs, lhs, rhs, path, c, errs);
+      this.compareAtom(alhs, lhs, rhs, path, c, errs, exclude);
+      inLeaf = this.compareAtom(arhs, lhs, rhs, path, c, errs, exclude);
     }
     if (!inLeaf) {
       if (lhs === undefined) c.added.insert(path);
@@ -502,7 +508,7 @@ export class TypedValue {
   }
 
   /** Returns whether the node was a leaf (upstream's inLeaf). */
-  private compareAtom(atom: Atom, lhs: Value | undefined, rhs: Value | undefined, path: PathElement[], c: Comparison, errs: ValidationError[]): boolean {
+  private compareAtom(atom: Atom, lhs: Value | undefined, rhs: Value | undefined, path: PathElement[], c: Comparison, errs: ValidationError[], exclude?: FieldSet): boolean {
     const leaf = (): boolean => {
       if (lhs === undefined) c.added.insert(path);
       else if (rhs === undefined) c.removed.insert(path);
@@ -517,7 +523,7 @@ export class TypedValue {
         const l = asList(lhs);
         const r = asList(rhs);
         if (t.elementRelationship === 'atomic' || ((l === undefined || l.length === 0) && (r === undefined || r.length === 0))) return leaf();
-        this.compareListItems(t, l, r, path, c, errs);
+        this.compareListItems(t, l, r, path, c, errs, exclude);
         return false;
       }
       case 'map': {
@@ -532,8 +538,10 @@ export class TypedValue {
             errs.push({ path: '.' + k, message: 'field not declared in schema' });
             continue;
           }
+          const pe = { fieldName: k };
+          if (exclude?.members.has(pe)) continue;
           const sub: ValidationError[] = [];
-          this.compareNode(l !== undefined && Object.hasOwn(l, k) ? l[k] : undefined, r !== undefined && Object.hasOwn(r, k) ? r[k] : undefined, ft, [...path, { fieldName: k }], c, sub);
+          this.compareNode(l !== undefined && Object.hasOwn(l, k) ? l[k] : undefined, r !== undefined && Object.hasOwn(r, k) ? r[k] : undefined, ft, [...path, pe], c, sub, exclude?.children.get(pe));
           errs.push(...prefixed(sub, '.' + k));
         }
         return false;
@@ -544,7 +552,7 @@ export class TypedValue {
     }
   }
 
-  private compareListItems(t: ListAtom, lhs: Value[] | undefined, rhs: Value[] | undefined, path: PathElement[], c: Comparison, errs: ValidationError[]): void {
+  private compareListItems(t: ListAtom, lhs: Value[] | undefined, rhs: Value[] | undefined, path: PathElement[], c: Comparison, errs: ValidationError[], exclude?: FieldSet): void {
     const allPEs: PathElement[] = [];
     const lValues = new ElementMap<Value[]>();
     const rValues = new ElementMap<Value[]>();
@@ -568,12 +576,13 @@ export class TypedValue {
     index(lhs, lValues);
     index(rhs, rValues, lValues);
     for (const pe of allPEs) {
+      if (exclude?.members.has(pe)) continue;
       const lList = lValues.get(pe) ?? [];
       const rList = rValues.get(pe) ?? [];
       const p = [...path, pe];
       const compareItem = (l: Value | undefined, r: Value | undefined): void => {
         const sub: ValidationError[] = [];
-        this.compareNode(l, r, t.elementType, p, c, sub);
+        this.compareNode(l, r, t.elementType, p, c, sub, exclude?.children.get(pe));
         errs.push(...prefixed(sub, elementString(pe)));
       };
       if (lList.length === 0 && rList.length === 0) return;

@@ -63,6 +63,8 @@ export interface UpdaterOptions {
 /** Computes ownership for writes and merges applies (merge.Updater). */
 export class Updater {
   private readonly filters: ReadonlyMap<string, FieldFilter>;
+  /** Per version, the ignored fields when given as sets: comparisons leave them out as they walk. */
+  private readonly excluded: ReadonlyMap<string, FieldSet>;
 
   /** Throws when both ignore options are given, as upstream does. */
   constructor(
@@ -70,7 +72,8 @@ export class Updater {
     options: UpdaterOptions = {},
   ) {
     if (options.ignoreFilter !== undefined && options.ignoredFields !== undefined) throw new Error('IgnoreFilter and IgnoreFilter may not both be set');
-    this.filters = options.ignoreFilter ?? new Map([...(options.ignoredFields ?? new Map<string, FieldSet>())].map(([v, s]) => [v, excludeSetFilter(s)]));
+    this.excluded = options.ignoredFields ?? new Map<string, FieldSet>();
+    this.filters = options.ignoreFilter ?? new Map([...this.excluded].map(([v, s]) => [v, excludeSetFilter(s)]));
   }
 
   /** A comparison with the version's ignored fields left out (Comparison.FilterFields / ExcludeFields). */
@@ -91,7 +94,7 @@ export class Updater {
     const removed: ManagedFields = new Map();
     let compare: Comparison;
     try {
-      compare = oldObject.compare(newObject);
+      compare = oldObject.compare(newObject, this.excluded.get(version));
     } catch (e) {
       throw wrap('failed to compare objects', e);
     }
@@ -112,7 +115,7 @@ export class Updater {
           }
           throw e;
         }
-        cmp = this.filtered(vOld.compare(vNew), managerSet.apiVersion);
+        cmp = this.filtered(vOld.compare(vNew, this.excluded.get(managerSet.apiVersion)), managerSet.apiVersion);
         versions.set(managerSet.apiVersion, cmp);
       }
       const conflictSet = managerSet.set.intersection(cmp.modified.union(cmp.added));
