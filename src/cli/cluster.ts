@@ -20,7 +20,7 @@ import { newClientset, type Clientset } from '../client/index.js';
 import { writeKubeconfig } from '../client/kubeconfig.js';
 import { newSharedInformerFactory } from '../informers/index.js';
 import { EventRecorder } from '../client/record/index.js';
-import { ReplicaSetController } from '../controller/replicaset/index.js';
+import { REPLICATION_CONTROLLER, ReplicaSetController } from '../controller/replicaset/index.js';
 import { DeploymentController } from '../controller/deployment/index.js';
 import { DaemonSetsController } from '../controller/daemonset/index.js';
 import { StatefulSetController } from '../controller/statefulset/index.js';
@@ -100,6 +100,7 @@ export interface ControlPlane {
 /** Concurrent workers per controller, as kube-controller-manager's defaults (controllers.md §1.10). */
 const WORKERS = {
   replicaSet: 5,
+  replicationController: 5,
   deployment: 5,
   gc: 20,
   namespace: 10,
@@ -143,6 +144,14 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     clock,
     recorder: recorder('replicaset-controller'),
     logger: logFor('replicaset-controller'),
+  });
+  const replicationControllers = new ReplicaSetController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    kind: REPLICATION_CONTROLLER,
+    recorder: recorder(REPLICATION_CONTROLLER.component),
+    logger: logFor(REPLICATION_CONTROLLER.component),
   });
   const deployments = new DeploymentController({
     client: kcmClient,
@@ -263,6 +272,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   for (const f of factories) f.start();
   const running = [
     replicaSets.run(WORKERS.replicaSet, signal),
+    replicationControllers.run(WORKERS.replicationController, signal),
     deployments.run(WORKERS.deployment, signal),
     daemonSets.run(WORKERS.daemonSet, signal),
     statefulSets.run(WORKERS.statefulSet, signal),

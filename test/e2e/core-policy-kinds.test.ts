@@ -1,27 +1,14 @@
 /**
- * ReplicationControllers, PodTemplates, ResourceQuotas and LimitRanges with the real kubectl:
- * `kubectl create quota`, `kubectl apply` of the other three, `kubectl get` with upstream's columns,
- * `kubectl scale rc` through the scale subresource (no controller acts on RCs: only the spec moves),
- * `kubectl describe quota` and `describe limits`, and a LimitRange refused with upstream's message.
+ * PodTemplates, ResourceQuotas and LimitRanges with the real kubectl: `kubectl create quota`,
+ * `kubectl apply` of the other two, `kubectl get` with upstream's columns, `kubectl describe quota` and
+ * `describe limits`, and a LimitRange refused with upstream's message. (ReplicationControllers, which
+ * the replication manager keeps: replication-controller.test.ts.)
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
 
 const MANIFESTS = `
-apiVersion: v1
-kind: ReplicationController
-metadata:
-  name: web
-spec:
-  replicas: 2
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - {name: nginx, image: "nginx:1.27"}
----
 apiVersion: v1
 kind: PodTemplate
 metadata:
@@ -67,7 +54,7 @@ function table(out: string): string[][] {
     .map((l) => l.trim().split(/\s{2,}/));
 }
 
-describe('ReplicationControllers, PodTemplates, ResourceQuotas and LimitRanges with real kubectl', { timeout: 120_000 }, () => {
+describe('PodTemplates, ResourceQuotas and LimitRanges with real kubectl', { timeout: 120_000 }, () => {
   let kp: Kubeplane;
   before(async () => {
     kp = await startKubeplane({ nodes: 1 });
@@ -77,19 +64,16 @@ describe('ReplicationControllers, PodTemplates, ResourceQuotas and LimitRanges w
     removeDataDir(kp.dataDir);
   });
 
-  test('create quota, apply rc + podtemplate + limitrange, get, scale, describe, and a refused LimitRange', async () => {
+  test('create quota, apply podtemplate + limitrange, get, describe, and a refused LimitRange', async () => {
     assert.equal((await kp.kubectlOk(['create', 'quota', 'q', '--hard=pods=10,cpu=1'])).trim(), 'resourcequota/q created');
     assert.deepEqual((await kp.kubectlOk(['apply', '-f', '-'], MANIFESTS)).trim().split('\n'), [
-      'replicationcontroller/web created',
       'podtemplate/tmpl created',
       'limitrange/limits created',
     ]);
     // No quota controller: status is what its subresource is told.
     await kp.kubectlOk(['patch', 'quota', 'q', '--subresource=status', '--type=merge', '-p', '{"status":{"hard":{"cpu":"1","pods":"10"},"used":{"cpu":"200m","pods":"2"}}}']);
 
-    const [rc, quota, limits, templates] = (await kp.kubectlOk(['get', 'rc,quota,limits,podtemplates'])).trim().split(/\n\s*\n/).map(table);
-    assert.deepEqual(rc?.[0], ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE']);
-    assert.deepEqual(rc?.[1]?.slice(0, 4), ['replicationcontroller/web', '2', '0', '0']);
+    const [quota, limits, templates] = (await kp.kubectlOk(['get', 'quota,limits,podtemplates'])).trim().split(/\n\s*\n/).map(table);
     assert.deepEqual(quota?.[0], ['NAME', 'REQUEST', 'LIMIT', 'AGE']);
     assert.deepEqual(quota?.[1]?.slice(0, 2), ['resourcequota/q', 'cpu: 200m/1, pods: 2/10']);
     assert.deepEqual(limits?.[0], ['NAME', 'CREATED AT']);
@@ -100,15 +84,8 @@ describe('ReplicationControllers, PodTemplates, ResourceQuotas and LimitRanges w
       ['podtemplate/tmpl', 'worker,sidecar', 'busybox,envoy:1.30', 'app=batch,tier=be'],
     ]);
 
-    // Defaults: the RC's selector and labels from its template, the LimitRange's default from max.
-    assert.equal((await kp.kubectlOk(['get', 'rc', 'web', '-o', 'jsonpath={.spec.selector.app} {.metadata.labels.app}'])).trim(), 'web web');
+    // Defaults: the LimitRange's default from max.
     assert.equal((await kp.kubectlOk(['get', 'limits', 'limits', '-o', 'jsonpath={.spec.limits[0].default}'])).trim(), '{"cpu":"1","memory":"1Gi"}');
-
-    assert.equal((await kp.kubectlOk(['scale', 'rc', 'web', '--replicas=3'])).trim(), 'replicationcontroller/web scaled');
-    assert.equal((await kp.kubectlOk(['get', 'rc', 'web', '-o', 'jsonpath={.spec.replicas} {.status.replicas} {.metadata.generation}'])).trim(), '3 0 2');
-    const wide = table(await kp.kubectlOk(['get', 'rc', 'web', '-o', 'wide']));
-    assert.deepEqual(wide[0], ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR']);
-    assert.deepEqual([...(wide[1]?.slice(0, 4) ?? []), ...(wide[1]?.slice(5) ?? [])], ['web', '3', '0', '0', 'nginx', 'nginx:1.27', 'app=web']);
 
     const describedQuota = await kp.kubectlOk(['describe', 'quota', 'q']);
     assert.match(describedQuota, /^Resource\s+Used\s+Hard$/m);

@@ -1,5 +1,6 @@
-/** The ReplicaSet controller (pkg/controller/replicaset). */
-export { ReplicaSetController, REPLICA_SET_KIND, BURST_REPLICAS, type ReplicaSetControllerOptions } from './replica-set-controller.js';
+/** The ReplicaSet controller (pkg/controller/replicaset), which also runs ReplicationControllers (pkg/controller/replication). */
+export { ReplicaSetController, BURST_REPLICAS, type ReplicaSetControllerOptions } from './replica-set-controller.js';
+export { REPLICA_SET, REPLICATION_CONTROLLER, type ReplicatedKind } from './replicated-kind.js';
 export {
   calculateStatus,
   getPodsToDelete,

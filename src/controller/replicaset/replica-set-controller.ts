@@ -16,7 +16,7 @@ import { selectorFromLabelSelector, type Selector } from '../../machinery/labels
 import { getControllerOf, metaNamespaceKey, newControllerRef, semanticDeepEqual, splitMetaNamespaceKey } from '../../machinery/meta/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
-import { canAdoptByUncachedGet, claimPods, type ControllerKind } from '../controller-ref-manager.js';
+import { canAdoptByUncachedGet, claimPods } from '../controller-ref-manager.js';
 import {
   POD_CONTROLLER_UID_INDEX,
   NAMESPACE_TERMINATING_CAUSE,
@@ -35,9 +35,7 @@ import { stderrLogger, type Logger } from '../../util/runtime/index.js';
 import { runWorkersWhenSynced, type SyncResult } from '../../workqueue/index.js';
 import { RealPodControl, SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch, type PodControl } from '../pod-control.js';
 import { calculateStatus, getPodsToDelete, nextAvailabilityCheckMs, updateReplicaSetStatus } from './replica-set-utils.js';
-
-/** apps/v1 ReplicaSet, for owner references and events. */
-export const REPLICA_SET_KIND: ControllerKind = { apiVersion: 'apps/v1', kind: 'ReplicaSet' };
+import { REPLICA_SET, type ReplicatedKind } from './replicated-kind.js';
 
 /** BurstReplicas: at most this many pods are created or deleted per sync. */
 export const BURST_REPLICAS = 500;
@@ -54,7 +52,9 @@ export interface ReplicaSetControllerOptions {
   burstReplicas?: number;
   /** Default worker count of {@link ReplicaSetController.run} (`--concurrent-replicaset-syncs`, 5). */
   workers?: number;
-  /** Default: a recorder with component `replicaset-controller`. */
+  /** The kind to keep pods for (default {@link REPLICA_SET}; the replication manager's is {@link REPLICATION_CONTROLLER}). */
+  kind?: ReplicatedKind;
+  /** Default: a recorder with the kind's component (`replicaset-controller`). */
   recorder?: EventRecorder;
   /** Default: {@link RealPodControl} over `client` and the recorder. */
   podControl?: PodControl;
@@ -62,10 +62,10 @@ export interface ReplicaSetControllerOptions {
 }
 
 /** Which pods a ReplicaSet would select (`GetPodReplicaSets` minus errors): empty selectors match nothing. */
-function selectsPod(rs: ReplicaSet, pod: Pod): boolean {
+function selectsPod(kind: ReplicatedKind, rs: ReplicaSet, pod: Pod): boolean {
   let selector: Selector;
   try {
-    selector = selectorFromLabelSelector(rs.spec?.selector);
+    selector = selectorFromLabelSelector(kind.selector(rs));
   } catch {
     return false;
   }
@@ -84,6 +84,7 @@ export class ReplicaSetController {
   podListerSynced: () => boolean;
 
   private readonly client: Clientset;
+  private readonly kind: ReplicatedKind;
   private readonly clock: Clock;
   private readonly burstReplicas: number;
   private readonly defaultWorkers: number;
@@ -95,17 +96,18 @@ export class ReplicaSetController {
 
   constructor(opts: ReplicaSetControllerOptions) {
     this.client = opts.client;
+    this.kind = opts.kind ?? REPLICA_SET;
     this.clock = opts.clock;
     this.informers = opts.informers;
     this.burstReplicas = opts.burstReplicas ?? BURST_REPLICAS;
     this.defaultWorkers = opts.workers ?? 5;
     this.logger = opts.logger ?? stderrLogger;
-    const recorder = opts.recorder ?? new EventRecorder(opts.client, { component: 'replicaset-controller', clock: opts.clock, logger: this.logger });
+    const recorder = opts.recorder ?? new EventRecorder(opts.client, { component: this.kind.component, clock: opts.clock, logger: this.logger });
     this.podControl = opts.podControl ?? new RealPodControl(opts.client, recorder);
-    this.queue = new RateLimitingQueue<string>({ clock: opts.clock, name: 'replicaset' });
+    this.queue = new RateLimitingQueue<string>({ clock: opts.clock, name: this.kind.queueName });
     this.expectations = new UIDTrackingControllerExpectations(opts.clock);
 
-    const rsInformer = opts.informers.apps.replicaSets();
+    const rsInformer = this.kind.informer(opts.informers);
     addIndexerOnce<ReplicaSet>(rsInformer, CONTROLLER_UID_INDEX, (rs) => {
       const ref = getControllerOf(rs);
       return ref ? [ref.uid] : [];
@@ -135,7 +137,7 @@ export class ReplicaSetController {
    * queue is then shut down and drained). The informer factory must be started by the caller.
    */
   async run(workers: number = this.defaultWorkers, signal?: AbortSignal): Promise<void> {
-    await runWorkersWhenSynced([this.informers.apps.replicaSets(), this.informers.core.pods()], this.queue, workers, (key) => this.syncHandler(key), { name: 'replicaset', logger: this.logger, signal });
+    await runWorkersWhenSynced([this.kind.informer(this.informers), this.informers.core.pods()], this.queue, workers, (key) => this.syncHandler(key), { name: this.kind.queueName, logger: this.logger, signal });
   }
 
   // ---- event handlers: map an event to keys, nothing else ----
@@ -149,13 +151,13 @@ export class ReplicaSetController {
    * cannot look up by UID) and then checked by UID, so a recreated namespace/name is not confused.
    */
   private resolveControllerRef(namespace: string, ref: { kind: string; name: string; uid: string }): ReplicaSet | undefined {
-    return resolveControllerRef(this.rsLister, REPLICA_SET_KIND.kind, namespace, ref);
+    return resolveControllerRef(this.rsLister, this.kind.controllerKind.kind, namespace, ref);
   }
 
   /** `getPodReplicaSets`: ReplicaSets of the pod's namespace whose selector matches it (orphan adoption). */
   private getPodReplicaSets(pod: Pod): ReplicaSet[] {
     if (!pod.metadata?.labels || Object.keys(pod.metadata.labels).length === 0) return [];
-    const rss = this.rsLister.namespace(pod.metadata.namespace ?? '').list().filter((rs) => selectsPod(rs, pod));
+    const rss = this.rsLister.namespace(pod.metadata.namespace ?? '').list().filter((rs) => selectsPod(this.kind, rs, pod));
     if (rss.length > 1) {
       this.logger.info({ pod: podKey(pod), replicaSets: rss.map((rs) => rs.metadata?.name) }, 'user error! more than one ReplicaSet is selecting pods with labels');
     }
@@ -264,7 +266,7 @@ export class ReplicaSetController {
     const rsNeedsSync = this.expectations.satisfiedExpectations(key);
     let selector: Selector;
     try {
-      selector = selectorFromLabelSelector(rs.spec?.selector);
+      selector = selectorFromLabelSelector(this.kind.selector(rs));
     } catch (err) {
       // Validation prevents this; retrying cannot fix it.
       this.logger.error({ replicaSet: key, err: String(err) }, 'Error converting pod selector to selector');
@@ -282,7 +284,7 @@ export class ReplicaSetController {
       }
     }
     const newStatus = calculateStatus(rs, filteredPods, manageReplicasErr, this.clock.now());
-    const updated = await updateReplicaSetStatus(this.client.apps.replicaSets(namespace), rs, newStatus);
+    const updated = await updateReplicaSetStatus(this.kind.client(this.client, namespace), rs, newStatus);
     if (manageReplicasErr !== undefined) throw toError(manageReplicasErr);
     // No event marks the moment ready pods become available: sync again then.
     const minReadySeconds = updated.spec?.minReadySeconds ?? 0;
@@ -297,9 +299,9 @@ export class ReplicaSetController {
     return claimPods(
       {
         controller: rs,
-        controllerKind: REPLICA_SET_KIND,
+        controllerKind: this.kind.controllerKind,
         selector,
-        canAdopt: canAdoptByUncachedGet(rs, REPLICA_SET_KIND.kind, (n) => this.client.apps.replicaSets(rs.metadata?.namespace).get(n)),
+        canAdopt: canAdoptByUncachedGet(rs, this.kind.controllerKind.kind, (n) => this.kind.client(this.client, rs.metadata?.namespace).get(n)),
         podControl: this.podControl,
       },
       pods,
@@ -315,14 +317,15 @@ export class ReplicaSetController {
   private async manageReplicas(activePods: Pod[], rs: ReplicaSet): Promise<void> {
     const key = metaNamespaceKey(rs);
     const namespace = rs.metadata?.namespace ?? '';
-    const owner = withTypeMeta(rs, REPLICA_SET_KIND.apiVersion, REPLICA_SET_KIND.kind);
+    const { controllerKind } = this.kind;
+    const owner = withTypeMeta(rs, controllerKind.apiVersion, controllerKind.kind);
     let diff = activePods.length - specReplicas(rs);
     if (diff < 0) {
       diff = Math.min(-diff, this.burstReplicas);
       // Raise first: a pod's add event may arrive before createPods returns.
       this.expectations.expectCreations(key, diff);
       const template = rs.spec?.template ?? {};
-      const controllerRef = newControllerRef({ metadata: rs.metadata }, REPLICA_SET_KIND);
+      const controllerRef = newControllerRef({ metadata: rs.metadata }, controllerKind);
       const { successes, error } = await slowStartBatch(diff, SLOW_START_INITIAL_BATCH_SIZE, async () => {
         try {
           await this.podControl.createPods(namespace, template, owner, controllerRef);

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject, Pod, ReplicaSet } from '../../api/index.js';
+import type { KubeObject, Pod, ReplicaSet, ReplicationController } from '../../api/index.js';
 import { newClientset } from '../../client/index.js';
 import { newFakeTransport } from '../../testing/index.js';
 import { newSharedInformerFactory } from '../../informers/index.js';
@@ -10,6 +10,7 @@ import { silentLogger } from '../../util/runtime/index.js';
 import { FakePodControl } from '../pod-control.js';
 import { ReplicaSetController } from './replica-set-controller.js';
 import { calculateStatus, getPodsToDelete } from './replica-set-utils.js';
+import { REPLICATION_CONTROLLER } from './replicated-kind.js';
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -207,5 +208,57 @@ describe('event handlers', () => {
     await clock.stepAsync(0);
     assert.equal(rsc.queue.len(), 1);
     informers.shutdown();
+  });
+});
+
+describe('ReplicationControllers through the same controller (pkg/controller/replication)', () => {
+  /** A v1 ReplicationController of `replicas` selecting `{app: web, rc: name}` with a set, not a LabelSelector. */
+  function newRC(name: string, replicas: number): ReplicationController {
+    return {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      metadata: { name, namespace: 'ns', uid: `${name}-uid`, generation: 1 },
+      spec: { replicas, selector: { app: 'web', rc: name }, template: { metadata: { labels: { app: 'web', rc: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    };
+  }
+
+  async function setupRC(rcs: ReplicationController[], pods: Pod[] = []) {
+    const clock = new FakeClock(T0);
+    const transport = await newFakeTransport({ clock, objects: rcs, namespaces: ['ns'] });
+    const client = newClientset(transport);
+    const informers = newSharedInformerFactory(client, { clock });
+    const podControl = new FakePodControl();
+    const rmc = new ReplicaSetController({ client, informers, clock, podControl, kind: REPLICATION_CONTROLLER, logger: silentLogger });
+    for (const rc of rcs) informers.core.replicationControllers().getIndexer().add(rc);
+    for (const p of pods) informers.core.pods().getIndexer().add(p);
+    return { client, informers, podControl, rmc };
+  }
+
+  test('creates the missing pods owned by the ReplicationController and writes its status', async () => {
+    const rc = newRC('a', 3);
+    const owned = { ...newPod('p1', undefined, { labels: { app: 'web', rc: 'a' }, readyAgoS: 10 }) };
+    owned.metadata = { ...owned.metadata, ownerReferences: [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'a', uid: 'a-uid', controller: true }] };
+    const { rmc, podControl, client } = await setupRC([rc], [owned]);
+    await rmc.syncHandler('ns/a');
+    assert.equal(podControl.templates.length, 2);
+    assert.deepEqual(podControl.controllerRefs[0], { apiVersion: 'v1', kind: 'ReplicationController', name: 'a', uid: 'a-uid', controller: true, blockOwnerDeletion: true });
+    const status = (await client.core.replicationControllers('ns').get('a')).status;
+    assert.deepEqual([status?.replicas, status?.fullyLabeledReplicas, status?.readyReplicas, status?.availableReplicas, status?.observedGeneration], [1, 1, 1, 1, 1]);
+  });
+
+  test('its label-set selector adopts matching orphans and ignores others; a ReplicaSet\'s pod is not its', async () => {
+    const rc = newRC('a', 1);
+    const rs = newRS('b', 1);
+    const pods = [newPod('orphan', undefined, { labels: { app: 'web', rc: 'a' } }), newPod('other', undefined, { labels: { app: 'web' } }), newPod('of-rs', rs, { labels: { app: 'web', rc: 'a' } })];
+    const { rmc, podControl } = await setupRC([rc], pods);
+    await rmc.syncHandler('ns/a');
+    assert.equal(podControl.templates.length, 0);
+    assert.equal(podControl.patches.length, 1, 'adopts the orphan only');
+  });
+
+  test('an RC without a selector selects nothing', () => {
+    const rc = newRC('a', 1);
+    delete (rc.spec as { selector?: unknown }).selector;
+    assert.equal(REPLICATION_CONTROLLER.selector(rc as unknown as ReplicaSet), undefined);
   });
 });
