@@ -13,15 +13,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
-
-/** The output's rows split into cells (runs of two or more spaces separate columns). */
-function rows(output: string): string[][] {
-  return output
-    .trim()
-    .split('\n')
-    .map((l) => l.trim().split(/\s{2,}/));
-}
+import { kubectlTable, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
 
 describe('APIServices and reviews with real kubectl', { timeout: 120_000 }, () => {
   let kp: Kubeplane;
@@ -41,7 +33,7 @@ describe('APIServices and reviews with real kubectl', { timeout: 120_000 }, () =
         return `${version ?? ''}.${group ?? ''}`;
       })
       .sort();
-    const [header, ...items] = rows(await kp.kubectlOk(['get', 'apiservices']));
+    const [header, ...items] = kubectlTable(await kp.kubectlOk(['get', 'apiservices']));
     assert.deepEqual(header, ['NAME', 'SERVICE', 'AVAILABLE', 'AGE']);
     assert.deepEqual(
       items.map((r) => r[0]),
@@ -70,7 +62,7 @@ describe('APIServices and reviews with real kubectl', { timeout: 120_000 }, () =
       '  versionPriority: 100',
     ].join('\n');
     assert.equal((await kp.kubectlOk(['apply', '-f', '-'], custom)).trim(), 'apiservice.apiregistration.k8s.io/v1beta1.custom.metrics.k8s.io created');
-    const listed = rows(await kp.kubectlOk(['get', 'apiservice', 'v1beta1.custom.metrics.k8s.io']));
+    const listed = kubectlTable(await kp.kubectlOk(['get', 'apiservice', 'v1beta1.custom.metrics.k8s.io']));
     assert.deepEqual(listed[1]?.slice(0, 3), ['v1beta1.custom.metrics.k8s.io', 'monitoring/prometheus-adapter', 'Unknown']);
     assert.equal((await kp.kubectlOk(['get', 'apiservice', 'v1beta1.custom.metrics.k8s.io', '-o', 'jsonpath={.spec.service.port}'])).trim(), '443');
 

@@ -6,7 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+import { kubectlTable, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
 
 const MANIFESTS = `
 apiVersion: v1
@@ -45,15 +45,6 @@ spec:
     min: {cpu: "2"}
 `;
 
-/** The non-empty lines of a kubectl table, each split on runs of 2+ spaces (cells may hold single spaces). */
-function table(out: string): string[][] {
-  return out
-    .trim()
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => l.trim().split(/\s{2,}/));
-}
-
 describe('PodTemplates, ResourceQuotas and LimitRanges with real kubectl', { timeout: 120_000 }, () => {
   let kp: Kubeplane;
   before(async () => {
@@ -73,7 +64,7 @@ describe('PodTemplates, ResourceQuotas and LimitRanges with real kubectl', { tim
     // No quota controller: status is what its subresource is told.
     await kp.kubectlOk(['patch', 'quota', 'q', '--subresource=status', '--type=merge', '-p', '{"status":{"hard":{"cpu":"1","pods":"10"},"used":{"cpu":"200m","pods":"2"}}}']);
 
-    const [quota, limits, templates] = (await kp.kubectlOk(['get', 'quota,limits,podtemplates'])).trim().split(/\n\s*\n/).map(table);
+    const [quota, limits, templates] = (await kp.kubectlOk(['get', 'quota,limits,podtemplates'])).trim().split(/\n\s*\n/).map(kubectlTable);
     assert.deepEqual(quota?.[0], ['NAME', 'REQUEST', 'LIMIT', 'AGE']);
     assert.deepEqual(quota?.[1]?.slice(0, 2), ['resourcequota/q', 'cpu: 200m/1, pods: 2/10']);
     assert.deepEqual(limits?.[0], ['NAME', 'CREATED AT']);

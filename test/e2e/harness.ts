@@ -263,3 +263,15 @@ export function httpRequest(kp: Kubeplane, req: { method: string; path: string; 
     r.end(req.body);
   });
 }
+
+/**
+ * A kubectl table as rows of cells: the non-empty lines, trimmed, split on runs of two or more spaces
+ * (kubectl pads columns so; a cell may hold single spaces, e.g. `cpu: 200m/1, pods: 2/10`).
+ */
+export function kubectlTable(out: string): string[][] {
+  return out
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.trim().split(/\s{2,}/));
+}

@@ -11,7 +11,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, removeDataDir, startKubeplane, type Kubeplane } from './harness.js';
+import { kubectlTable, eventually, removeDataDir, startKubeplane, type Kubeplane } from './harness.js';
 
 /** The Deployment: 4 replicas each requesting 200m / 100Mi, so the default usage is 20m / 10Mi. */
 const DEPLOYMENT = JSON.stringify({
@@ -41,14 +41,6 @@ const SOLO = JSON.stringify({
   },
 });
 
-/** Splits a kubectl table into rows of cells (columns are separated by two or more spaces). */
-function rows(out: string): string[][] {
-  return out
-    .trimEnd()
-    .split('\n')
-    .map((l) => l.trim().split(/\s{2,}/));
-}
-
 describe('kubectl top and kubeplane load', { timeout: 240_000 }, () => {
   let kp: Kubeplane;
   before(async () => {
@@ -76,33 +68,33 @@ describe('kubectl top and kubeplane load', { timeout: 240_000 }, () => {
   });
 
   test('kubectl top pods: NAME CPU(cores) MEMORY(bytes), -l, --containers, -A, --sort-by', async () => {
-    const web = rows(await kp.kubectlOk(['top', 'pods', '-l', 'app=web']));
+    const web = kubectlTable(await kp.kubectlOk(['top', 'pods', '-l', 'app=web']));
     assert.deepEqual(web[0], ['NAME', 'CPU(cores)', 'MEMORY(bytes)']);
     assert.equal(web.length, 5);
     for (const row of web.slice(1)) assert.match(row.join(' '), /^web-[a-z0-9]+-[a-z0-9]+ 20m 10Mi$/);
 
-    assert.deepEqual(rows(await kp.kubectlOk(['top', 'pod', 'solo', '--containers'])), [
+    assert.deepEqual(kubectlTable(await kp.kubectlOk(['top', 'pod', 'solo', '--containers'])), [
       ['POD', 'NAME', 'CPU(cores)', 'MEMORY(bytes)'],
       ['solo', 'main', '500m', '150Mi'],
       ['solo', 'sidecar', '250m', '150Mi'],
     ]);
 
-    const all = rows(await kp.kubectlOk(['top', 'pods', '-A']));
+    const all = kubectlTable(await kp.kubectlOk(['top', 'pods', '-A']));
     assert.deepEqual(all[0], ['NAMESPACE', 'NAME', 'CPU(cores)', 'MEMORY(bytes)']);
     // By namespace, then name; `lone` has no requests: 1m and 4Mi.
     assert.deepEqual(all.slice(1).map((r) => r[0]), ['default', 'default', 'default', 'default', 'default', 'other']);
     assert.deepEqual(all[1], ['default', 'solo', '750m', '300Mi']);
     assert.deepEqual(all[6], ['other', 'lone', '1m', '4Mi']);
 
-    const byCpu = rows(await kp.kubectlOk(['top', 'pods', '--sort-by=cpu', '--no-headers']));
+    const byCpu = kubectlTable(await kp.kubectlOk(['top', 'pods', '--sort-by=cpu', '--no-headers']));
     assert.deepEqual(byCpu[0], ['solo', '750m', '300Mi']);
-    const byMemory = rows(await kp.kubectlOk(['top', 'pods', '-A', '--sort-by=memory', '--no-headers']));
+    const byMemory = kubectlTable(await kp.kubectlOk(['top', 'pods', '-A', '--sort-by=memory', '--no-headers']));
     assert.deepEqual(byMemory.at(-1), ['other', 'lone', '1m', '4Mi']);
 
     // kubectl 1.27 prints the same columns.
     const old = await kp.kubectlAt(27, ['top', 'pod', 'solo']);
     assert.equal(old.code, 0, old.stderr);
-    assert.deepEqual(rows(old.stdout), [
+    assert.deepEqual(kubectlTable(old.stdout), [
       ['NAME', 'CPU(cores)', 'MEMORY(bytes)'],
       ['solo', '750m', '300Mi'],
     ]);
@@ -110,22 +102,22 @@ describe('kubectl top and kubeplane load', { timeout: 240_000 }, () => {
 
   test('kubectl top nodes: NAME CPU(cores) CPU(%) MEMORY(bytes) MEMORY(%), the overhead plus the pods', async () => {
     // 50m + 4 × 20m + 750m + 1m = 881m of 32 cores (2 %); 256Mi + 4 × 10Mi + 300Mi + 4Mi = 600Mi of 256Gi (0 %).
-    assert.deepEqual(rows(await kp.kubectlOk(['top', 'nodes'])), [
+    assert.deepEqual(kubectlTable(await kp.kubectlOk(['top', 'nodes'])), [
       ['NAME', 'CPU(cores)', 'CPU(%)', 'MEMORY(bytes)', 'MEMORY(%)'],
       ['node-1', '881m', '2%', '600Mi', '0%'],
     ]);
     // One node by name (GET); kubectl 1.27 (to 1.31) names the percentages CPU% and MEMORY%, 1.32 renamed them.
-    assert.deepEqual(rows(await kp.kubectlOk(['top', 'node', 'node-1', '--no-headers'])), [['node-1', '881m', '2%', '600Mi', '0%']]);
+    assert.deepEqual(kubectlTable(await kp.kubectlOk(['top', 'node', 'node-1', '--no-headers'])), [['node-1', '881m', '2%', '600Mi', '0%']]);
     const old = await kp.kubectlAt(27, ['top', 'nodes']);
     assert.equal(old.code, 0, old.stderr);
-    assert.deepEqual(rows(old.stdout)[0], ['NAME', 'CPU(cores)', 'CPU%', 'MEMORY(bytes)', 'MEMORY%']);
+    assert.deepEqual(kubectlTable(old.stdout)[0], ['NAME', 'CPU(cores)', 'CPU%', 'MEMORY(bytes)', 'MEMORY%']);
   });
 
   test('kubeplane load spreads a total over the Ready pods: 1000m over 4 is 250m, over 5 is 200m', async () => {
     const set = await kp.kubeplane(['load', 'deploy/web', '--cpu', '1']);
     assert.equal(set.code, 0, set.stderr);
     assert.equal(set.stdout, 'deployment.apps/web load set: cpu=1\n');
-    const cpuOfWeb = async (): Promise<string[]> => rows(await kp.kubectlOk(['top', 'pods', '-l', 'app=web', '--no-headers'])).map((r) => r[1] ?? '');
+    const cpuOfWeb = async (): Promise<string[]> => kubectlTable(await kp.kubectlOk(['top', 'pods', '-l', 'app=web', '--no-headers'])).map((r) => r[1] ?? '');
     await eventually('250m per pod', async () => ((await cpuOfWeb()).join() === '250m,250m,250m,250m' ? true : undefined));
 
     await kp.kubectlOk(['scale', 'deploy/web', '--replicas=5']);
@@ -144,7 +136,7 @@ describe('kubectl top and kubeplane load', { timeout: 240_000 }, () => {
   });
 
   test('the APIService is Available; the raw API has metrics-server\'s shapes and errors', async () => {
-    assert.deepEqual(rows(await kp.kubectlOk(['get', 'apiservice', 'v1beta1.metrics.k8s.io'])).map((r) => r.slice(0, 3)), [
+    assert.deepEqual(kubectlTable(await kp.kubectlOk(['get', 'apiservice', 'v1beta1.metrics.k8s.io'])).map((r) => r.slice(0, 3)), [
       ['NAME', 'SERVICE', 'AVAILABLE'],
       ['v1beta1.metrics.k8s.io', 'Local', 'True'],
     ]);

@@ -7,7 +7,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+import { kubectlTable, eventually, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
 
 const RC = `
 apiVersion: v1
@@ -24,15 +24,6 @@ spec:
       - {name: nginx, image: "nginx:1.27"}
 `;
 
-/** The non-empty lines of a kubectl table, each split on runs of 2+ spaces. */
-function table(out: string): string[][] {
-  return out
-    .trim()
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => l.trim().split(/\s{2,}/));
-}
-
 describe('ReplicationControllers kept by the replication manager, with real kubectl', { timeout: 180_000 }, () => {
   let kp: Kubeplane;
   before(async () => {
@@ -46,7 +37,7 @@ describe('ReplicationControllers kept by the replication manager, with real kube
   /** The RC's `desired current ready` as `kubectl get rc` prints them, once they equal `want`. */
   const counts = (want: string): Promise<string> =>
     eventually(`rc web at ${want}`, async () => {
-      const row = table(await kp.kubectlOk(['get', 'rc', 'web', '--no-headers']))[0] ?? [];
+      const row = kubectlTable(await kp.kubectlOk(['get', 'rc', 'web', '--no-headers']))[0] ?? [];
       const got = row.slice(1, 4).join(' ');
       return got === want ? got : undefined;
     });
@@ -62,7 +53,7 @@ describe('ReplicationControllers kept by the replication manager, with real kube
     await counts('2 2 2');
     // SetDefaults_ReplicationController: selector and labels from the template's labels.
     assert.equal((await kp.kubectlOk(['get', 'rc', 'web', '-o', 'jsonpath={.spec.selector.app} {.metadata.labels.app}'])).trim(), 'web web');
-    assert.deepEqual(table(await kp.kubectlOk(['get', 'rc']))[0], ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE']);
+    assert.deepEqual(kubectlTable(await kp.kubectlOk(['get', 'rc']))[0], ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE']);
     const owners = await kp.kubectlOk(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name} {.metadata.generateName}{"\\n"}{end}']);
     assert.deepEqual(owners.trim().split('\n'), ['ReplicationController/web web-', 'ReplicationController/web web-']);
     assert.equal((await kp.kubectlOk(['get', 'rc', 'web', '-o', 'jsonpath={.status.fullyLabeledReplicas} {.status.availableReplicas} {.status.observedGeneration}'])).trim(), '2 2 1');
@@ -71,7 +62,7 @@ describe('ReplicationControllers kept by the replication manager, with real kube
   test('kubectl scale rc up and down; a deleted pod is replaced', async () => {
     assert.equal((await kp.kubectlOk(['scale', 'rc', 'web', '--replicas=3'])).trim(), 'replicationcontroller/web scaled');
     await counts('3 3 3');
-    const wide = table(await kp.kubectlOk(['get', 'rc', 'web', '-o', 'wide']));
+    const wide = kubectlTable(await kp.kubectlOk(['get', 'rc', 'web', '-o', 'wide']));
     assert.deepEqual(wide[0], ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR']);
     assert.deepEqual([...(wide[1]?.slice(0, 4) ?? []), ...(wide[1]?.slice(5) ?? [])], ['web', '3', '3', '3', 'nginx', 'nginx:1.27', 'app=web']);
 
