@@ -34,6 +34,7 @@ import { HorizontalController, newRESTMapper, type MetricsClient } from '../cont
 import { EndpointsController } from '../controller/endpoint/index.js';
 import { EndpointSliceController } from '../controller/endpointslice/index.js';
 import { ServiceAccountsController } from '../controller/serviceaccount/index.js';
+import { RootCACertPublisher } from '../controller/rootcacertpublisher/index.js';
 import { PersistentVolumeController } from '../controller/volume/persistentvolume/index.js';
 import { SimulatedProvisioner, SIMULATED_PROVISIONER } from '../controller/volume/provisioner/index.js';
 import { PVCProtectionController } from '../controller/volume/pvcprotection/index.js';
@@ -64,6 +65,11 @@ export interface ControlPlaneOptions {
   authenticator?: TokenAuthenticator;
   /** The HPA controller's settings (kube-controller-manager's flags); unset ones take upstream's defaults. */
   hpa?: HPAOptions;
+  /**
+   * The cluster CA bundle (PEM) the root-ca-cert-publisher puts in every namespace as
+   * `kube-root-ca.crt`; without one (an in-process plane serving no HTTPS) that controller does not run.
+   */
+  rootCA?: string;
 }
 
 /**
@@ -113,6 +119,7 @@ const WORKERS = {
   endpoint: 5,
   endpointSlice: 5,
   serviceAccount: 1,
+  rootCACertPublisher: 1,
   pvcProtection: 1,
   pvProtection: 1,
   provisioner: 4,
@@ -224,6 +231,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const endpoints = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
   const endpointSlices = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
   const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
+  const rootCACertPublisher = opts.rootCA === undefined ? undefined : new RootCACertPublisher({ client: kcmClient, informers: kcmInformers, clock, rootCA: opts.rootCA, logger: logFor('root-ca-cert-publisher') });
   const persistentVolumes = new PersistentVolumeController({
     client: kcmClient,
     informers: kcmInformers,
@@ -286,6 +294,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     endpoints.run(WORKERS.endpoint, signal),
     endpointSlices.run(WORKERS.endpointSlice, signal),
     serviceAccounts.run(WORKERS.serviceAccount, signal),
+    ...(rootCACertPublisher ? [rootCACertPublisher.run(WORKERS.rootCACertPublisher, signal)] : []),
     persistentVolumes.run(signal),
     pvcProtection.run(WORKERS.pvcProtection, signal),
     pvProtection.run(WORKERS.pvProtection, signal),
@@ -379,6 +388,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   if (encryption) log.info({ resources: encryption.resources }, 'encryption at rest enabled');
 
   const token = loadOrCreateToken(dataDir, rand);
+  const host = opts.host ?? '127.0.0.1';
+  const certs = await loadOrCreateServingCerts(dataDir, [host], clock);
   const plane = await startControlPlane({
     backend,
     nodes: opts.nodes,
@@ -387,11 +398,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     logger: log,
     controlPlaneNode: opts.controlPlaneNode ?? false,
     authenticator: staticTokenAuthenticator(token),
+    rootCA: certs.caCert,
     ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
     ...(opts.hpa ? { hpa: opts.hpa } : {}),
   });
-  const host = opts.host ?? '127.0.0.1';
-  const certs = await loadOrCreateServingCerts(dataDir, [host], clock);
   const http = await startHttpServer(plane.api, {
     host,
     port: opts.port ?? 6443,
