@@ -32,7 +32,7 @@
 import type { KubeObject, Pod, PodDisruptionBudget } from '../../../api/index.js';
 import { POD_DISRUPTION_BUDGETS } from '../../../api/catalogue/index.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
-import { StatusError, isConflict, newBadRequest, newForbidden, newTimeoutError, newTooManyRequests, statusDetails, type StatusCause } from '../../../machinery/errors/index.js';
+import { StatusError, isConflict, newBadRequest, newForbidden, newInternalError, newTimeoutError, newTooManyRequests, statusDetails, type StatusCause } from '../../../machinery/errors/index.js';
 import { DISRUPTION_BUDGET_CAUSE, pdbSelectsPod, updateDisruptionAllowedCondition } from '../../../machinery/poddisruptionbudget/index.js';
 import { formatTime, type Clock } from '../../../util/clock/index.js';
 import type { StorageContext } from '../extension.js';
@@ -99,12 +99,13 @@ function createTooManyRequestsError(pdbName: string): StatusError {
   return tooManyRequests(EVICTION_REFUSED_MESSAGE, 10, `The disruption budget ${pdbName} is still being processed by the server.`);
 }
 
-/** Whether the Eviction asks for a dry run, in the query or its deleteOptions. @throws StatusError 400 for mismatching dry-run options */
+/** Whether the Eviction asks for a dry run, in the query or its deleteOptions. @throws StatusError 500 for mismatching dry-run options */
 function evictionDryRun(query: Query, opts: EvictionDeleteOptions): boolean {
   const fromQuery = parseDryRun(query, 'CreateOptions');
   const fromBody = Array.isArray(opts.dryRun) && opts.dryRun.includes('All');
   if (query.dryRun && Array.isArray(opts.dryRun) && opts.dryRun.length > 0 && opts.dryRun.join(',') !== query.dryRun) {
-    throw newBadRequest(`Non-matching dry-run options in request and content: [${query.dryRun}] and [${opts.dryRun.join(' ')}]`);
+    // Upstream returns a plain error here, which the server answers as a 500.
+    throw newInternalError(`Non-matching dry-run options in request and content: [${query.dryRun}] and [${opts.dryRun.join(' ')}]`);
   }
   return fromQuery || fromBody;
 }
