@@ -359,6 +359,19 @@ describe('DisruptionController (disruption_test.go)', () => {
     await h.verifyPdbStatus(0, 0, 1, 2, { larry: formatTime(T0), curly: formatTime(T0) });
   });
 
+  test('getPdbForPod: a pod selected by two budgets gets a Warning MultiplePodDisruptionBudgets event', async () => {
+    const other = { ...newPdb({ minAvailable: 1 }), metadata: { name: 'zoo', namespace: 'default', uid: 'zoo-uid', generation: 1 } };
+    const h = await setup([newPdb({ minAvailable: 1 }) as KubeObject, other as KubeObject]);
+    const ac = new AbortController();
+    const running = h.dc.run(ac.signal);
+    await h.seed(newPod('a') as KubeObject);
+    await h.clock.stepAsync(0);
+    // Upstream takes the lister's first budget ("arbitrarily").
+    assert.ok((await h.events()).some((e) => /^Warning MultiplePodDisruptionBudgets Pod "default"\/"a" matches multiple PodDisruptionBudgets\. {2}Chose "(foobar|zoo)" arbitrarily\.$/.test(e)));
+    ac.abort();
+    await running;
+  });
+
   test('the controller runs on its own: pod events resync the budget', async () => {
     const h = await setup([newPdb({ minAvailable: 1 }) as KubeObject, newPod('a') as KubeObject]);
     const ac = new AbortController();
