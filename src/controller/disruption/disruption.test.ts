@@ -361,7 +361,7 @@ describe('DisruptionController (disruption_test.go)', () => {
 
   test('getPdbForPod: a pod selected by two budgets gets a Warning MultiplePodDisruptionBudgets event', async () => {
     const other = { ...newPdb({ minAvailable: 1 }), metadata: { name: 'zoo', namespace: 'default', uid: 'zoo-uid', generation: 1 } };
-    const h = await setup([newPdb({ minAvailable: 1 }) as KubeObject, other as KubeObject]);
+    const h = await setup([newPdb({ minAvailable: 1 }) as KubeObject, other]);
     const ac = new AbortController();
     const running = h.dc.run(ac.signal);
     await h.seed(newPod('a') as KubeObject);
