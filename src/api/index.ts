@@ -107,6 +107,7 @@ export type {
   DeleteOptions,
   Preconditions,
   ManagedFieldsEntry,
+  Condition,
 } from 'kubernetes-types/meta/v1.js';
 
 import type { ObjectMeta, ListMeta } from 'kubernetes-types/meta/v1.js';

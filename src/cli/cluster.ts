@@ -28,6 +28,7 @@ import { JobController } from '../controller/job/index.js';
 import { GarbageCollector } from '../controller/garbagecollector/index.js';
 import { NamespaceController } from '../controller/namespace/index.js';
 import { PodGCController } from '../controller/podgc/index.js';
+import { DisruptionController } from '../controller/disruption/index.js';
 import { TTLAfterFinishedController } from '../controller/ttlafterfinished/index.js';
 import { CronJobController } from '../controller/cronjob/index.js';
 import { HorizontalController, newRESTMapper, type MetricsClient } from '../controller/podautoscaler/index.js';
@@ -221,6 +222,15 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   });
   const ttlAfterFinished = new TTLAfterFinishedController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('ttl-after-finished-controller') });
   const podGC = new PodGCController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('pod-garbage-collector') });
+  // Budgets over custom resources with a scale subresource: their controllers are found through discovery.
+  const disruption = new DisruptionController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    restMapper: newRESTMapper(() => api.preferredResources()),
+    recorder: recorder('controllermanager'),
+    logger: logFor('disruption-controller'),
+  });
   const namespaces = new NamespaceController({
     client: kcmClient,
     informers: kcmInformers,
@@ -288,6 +298,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     gc.run(WORKERS.gc, signal),
     namespaces.run(WORKERS.namespace, signal),
     podGC.run(signal),
+    disruption.run(signal),
     ttlAfterFinished.run(WORKERS.ttlAfterFinished, signal),
     cronJobs.run(WORKERS.cronJob, signal),
     horizontalPodAutoscalers.run(WORKERS.horizontalPodAutoscaler, signal),

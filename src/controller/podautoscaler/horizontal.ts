@@ -41,7 +41,7 @@ import {
 } from './behavior.js';
 import { RestMetricsClient, type MetricsClient } from './metrics-client.js';
 import { ReplicaCalculator } from './replica-calculator.js';
-import { catalogueRESTMapper, type RESTMapper } from './rest-mapper.js';
+import { catalogueRESTMapper, type RESTMapper } from '../rest-mapper.js';
 import { formatMilli, goLabelSelector, setCondition, type ConditionValue } from './status.js';
 
 /** The HPA kind, for events. */

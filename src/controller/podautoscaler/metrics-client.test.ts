@@ -11,7 +11,7 @@ import { everything, parseSelector } from '../../machinery/labels/index.js';
 import { newFakeTransport } from '../../testing/index.js';
 import { FakeClock } from '../../util/clock/index.js';
 import { GO_ZERO_TIME, RestMetricsClient, containerMetricsFromList, podMetricsFromList, type PodMetricsWire } from './metrics-client.js';
-import { catalogueRESTMapper } from './rest-mapper.js';
+import { catalogueRESTMapper } from '../rest-mapper.js';
 
 const TS = '2025-01-01T00:00:45Z';
 const items: PodMetricsWire[] = [

@@ -19,7 +19,7 @@ import { parseDuration } from '../../machinery/duration/index.js';
 import type { Selector } from '../../machinery/labels/index.js';
 import { parseQuantity } from '../../machinery/quantity/index.js';
 import { parseTime } from '../../util/clock/index.js';
-import type { RESTMapper } from './rest-mapper.js';
+import type { RESTMapper } from '../rest-mapper.js';
 
 /** One pod's sample (upstream `PodMetric`). */
 export interface PodMetric {

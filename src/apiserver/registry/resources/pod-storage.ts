@@ -9,6 +9,7 @@ import { formatTime, type Clock } from '../../../util/clock/index.js';
 import { PRIORITY_CLASSES } from '../../../api/catalogue/index.js';
 import type { Pod, PriorityClass } from '../../../api/index.js';
 import { podLog } from './pod-logs.js';
+import { evictPod } from './eviction.js';
 import { admitPodCreate, type PriorityClassLookup } from '../../admission/pod-admission.js';
 import { SYSTEM_PRIORITY_CLASSES } from './priorityclasses.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
@@ -29,15 +30,15 @@ function priorityClasses(storeOf: StorageContext['storeOf']): PriorityClassLooku
 }
 
 /**
- * The storage extension of pods: admission of new pods, `/binding` and `/eviction` (both answer 201),
- * `/log` (text computed from the simulated container: pod-logs.ts).
+ * The storage extension of pods: admission of new pods, `/binding` and `/eviction` (eviction.ts: it
+ * honours PodDisruptionBudgets; both answer 201), `/log` (text computed from the simulated container: pod-logs.ts).
  */
 export function podStorage({ store, clock, storeOf }: StorageContext): StorageExtension {
   return {
     mutateCreate: (pod) => admitPodCreate(pod, priorityClasses(storeOf)),
     subresources: {
       binding: { create: async (req) => ({ code: 201, body: await bindPod(store, clock, req.namespace, req.name, req.body, req.query) }) },
-      eviction: { create: async (req) => ({ code: 201, body: await evictPod(store, clock, req.namespace, req.name, req.body, req.query) }) },
+      eviction: { create: (req) => evictPod({ store, clock, storeOf }, req.namespace, req.name, req.body, req.query) },
       log: { get: async (req) => ({ code: 200, body: podLog((await store.get(req.namespace, req.name, {})) as Pod, req.query, clock) }) },
     },
   };
@@ -83,33 +84,6 @@ export async function bindPod(store: Store, clock: Clock, namespace: string | un
     setPodScheduled(pod, formatTime(clock.now()));
     return { action: 'write', obj: pod };
   });
-  return deepFreeze({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
-}
-
-/**
- * POST pods/<name>/eviction with a policy/v1 Eviction `{metadata: {name}, deleteOptions?}` (what
- * `kubectl drain` sends; pkg/registry/core/pod/storage/eviction.go). PodDisruptionBudgets are served
- * but not consulted (no disruption controller keeps their status), so every eviction is allowed: a
- * pod that is not finished gets the condition DisruptionTarget (reason `EvictionByEvictionAPI`,
- * message `Eviction API: evicting`), then it is deleted with the Eviction's deleteOptions (graceful,
- * as any delete). Answers the Status Success
- * (code 201) upstream's create handler returns. A missing pod → 404; a name that differs from the
- * URL's → 400.
- */
-async function evictPod(store: Store, clock: Clock, namespace: string | undefined, name: string, body: unknown, query: Query): Promise<unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the object provided is unrecognized (must be of type Eviction)');
-  const eviction = body as { metadata?: { name?: string; namespace?: string }; deleteOptions?: unknown };
-  if (eviction.metadata?.name !== name) throw newBadRequest('name in URL does not match name in Eviction object');
-  const dryRun = parseDryRun(query, 'CreateOptions');
-  await store.guaranteedUpdate(store.keyFor(namespace, name), name, { dryRun, ignoreNotFound: false }, (existing) => {
-    const pod = clone(existing as KubeObject);
-    const status = (pod.status ??= {}) as { phase?: string; conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
-    if (status.phase === 'Succeeded' || status.phase === 'Failed') return { action: 'write', obj: existing as KubeObject };
-    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: formatTime(clock.now()) };
-    status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'), condition];
-    return { action: 'write', obj: pod };
-  });
-  await store.delete(namespace, name, eviction.deleteOptions ?? {}, query);
   return deepFreeze({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
 }
 

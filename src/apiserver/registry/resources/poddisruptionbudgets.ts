@@ -8,9 +8,10 @@
  * AllowCreateOnUpdate and AllowUnconditionalUpdate false), pkg/printers/internalversion/printers.go
  * (printPodDisruptionBudget). policy/v1 has no defaults.
  *
- * Not done: the disruption controller, so status stays as created (0 allowed disruptions) unless a
- * client writes `/status`, and pod evictions do not consult budgets (pod-storage.ts); the
- * AllowInvalidLabelValueInSelector leniency for updates of budgets stored with an invalid selector
+ * The status is kept by the disruption controller (src/controller/disruption) and spent by pod
+ * evictions (eviction.ts).
+ *
+ * Not done: the AllowInvalidLabelValueInSelector leniency for updates of budgets stored with an invalid selector
  * value; the v1 conversion's stripping of the v1beta1 match-none selector label. Invalid int-or-percent
  * values print as their JSON value, not as Go's `intstr.IntOrString{…}` (as deployments.ts).
  */

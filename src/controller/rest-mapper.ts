@@ -1,11 +1,11 @@
 /**
- * Which resource serves a kind: the part of apimachinery's `meta.RESTMapper` the HPA controller
- * uses (`RESTMappings(groupKind)`), to find the `scale` subresource of a scaleTargetRef's kind and the
- * resource of an Object metric's described object. No kind is named here: the mappings come from
+ * Which resource serves a kind: the part of apimachinery's `meta.RESTMapper` the HPA and disruption
+ * controllers use (`RESTMappings(groupKind)`), to find the `scale` subresource of a scaleTargetRef's
+ * kind or of a pod's controller, and the resource of an Object metric's described object. No kind is named here: the mappings come from
  * the resource catalogue, or from discovery (what the API server serves now, custom resources
  * included) when the composition root passes it.
  */
-import { CATALOGUE, type ResourceDescriptor } from '../../client/index.js';
+import { CATALOGUE, type ResourceDescriptor } from '../client/index.js';
 
 /** Maps a group and kind to the resources serving it, preferred version first. */
 export interface RESTMapper {
