@@ -34,6 +34,7 @@ import { HorizontalController, newRESTMapper, type MetricsClient } from '../cont
 import { EndpointsController } from '../controller/endpoint/index.js';
 import { EndpointSliceController } from '../controller/endpointslice/index.js';
 import { ServiceAccountsController } from '../controller/serviceaccount/index.js';
+import { ResourceQuotaController } from '../controller/resourcequota/index.js';
 import { PersistentVolumeController } from '../controller/volume/persistentvolume/index.js';
 import { SimulatedProvisioner, SIMULATED_PROVISIONER } from '../controller/volume/provisioner/index.js';
 import { PVCProtectionController } from '../controller/volume/pvcprotection/index.js';
@@ -112,6 +113,7 @@ const WORKERS = {
   endpoint: 5,
   endpointSlice: 5,
   serviceAccount: 1,
+  resourceQuota: 5,
   pvcProtection: 1,
   pvProtection: 1,
   provisioner: 4,
@@ -215,6 +217,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const endpoints = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
   const endpointSlices = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
   const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
+  const resourceQuotas = new ResourceQuotaController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('resourcequota-controller') });
   const persistentVolumes = new PersistentVolumeController({
     client: kcmClient,
     informers: kcmInformers,
@@ -276,6 +279,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     endpoints.run(WORKERS.endpoint, signal),
     endpointSlices.run(WORKERS.endpointSlice, signal),
     serviceAccounts.run(WORKERS.serviceAccount, signal),
+    resourceQuotas.run(WORKERS.resourceQuota, signal),
     persistentVolumes.run(signal),
     pvcProtection.run(WORKERS.pvcProtection, signal),
     pvProtection.run(WORKERS.pvProtection, signal),

@@ -27,9 +27,9 @@ export interface Quantity {
   toString(): string;
   /** `Quantity.Cmp`: -1, 0 or 1 as this quantity is less than, equal to or greater than `other`, exactly. */
   cmp(other: Quantity): -1 | 0 | 1;
-  /** `Quantity.Add` on a copy: the exact sum, in this quantity's format. */
+  /** `Quantity.Add` on a copy: the exact sum, in this quantity's format (`other`'s when this one is zero). */
   add(other: Quantity): Quantity;
-  /** `Quantity.Sub` on a copy: the exact difference, in this quantity's format. */
+  /** `Quantity.Sub` on a copy: the exact difference, in this quantity's format (`other`'s when this one is zero). */
   sub(other: Quantity): Quantity;
 }
 
@@ -85,12 +85,12 @@ class QuantityImpl implements Quantity {
 
   add(other: Quantity): Quantity {
     const [a, b] = this.aligned(other);
-    return new QuantityImpl(a.mantissa + b.mantissa, a.exp, this.format);
+    return new QuantityImpl(a.mantissa + b.mantissa, a.exp, this.mantissa === 0n ? other.format : this.format);
   }
 
   sub(other: Quantity): Quantity {
     const [a, b] = this.aligned(other);
-    return new QuantityImpl(a.mantissa - b.mantissa, a.exp, this.format);
+    return new QuantityImpl(a.mantissa - b.mantissa, a.exp, this.mantissa === 0n ? other.format : this.format);
   }
 
   /** This quantity and `other` as mantissas over one common exponent, the smaller of the two. */

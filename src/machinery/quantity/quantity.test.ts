@@ -149,5 +149,7 @@ describe('add and sub', () => {
     assert.equal(parseQuantity('1Gi').sub(parseQuantity('512Mi')).toString(), '512Mi');
     assert.equal(parseQuantity('1').sub(parseQuantity('2')).toString(), '-1');
     assert.equal(parseQuantity('0').sub(parseQuantity('0')).cmp(parseQuantity('0')), 0);
+    // A zero receiver takes the other's format.
+    assert.equal(parseQuantity('0').add(parseQuantity('2Gi')).toString(), '2Gi');
   });
 });
