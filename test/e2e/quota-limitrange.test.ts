@@ -32,6 +32,11 @@ describe('ResourceQuota and LimitRange with real kubectl', { timeout: 120_000 },
     assert.match(described, /^Namespace:\s+team$/m);
     assert.match(described, /^Resource\s+Used\s+Hard$/m);
     assert.match(described, /^pods\s+3\s+3$/m);
+    const ns = await kp.kubectlOk(['describe', 'namespace', 'team']);
+    assert.match(ns, /^Resource Quotas$/m);
+    assert.match(ns, /^\s+Name:\s+pod-quota$/m);
+    assert.match(ns, /^\s+pods\s+3\s+3$/m);
+    assert.match(ns, /^No LimitRange resource\.$/m);
     // A deleted pod gives its unit back.
     await kp.kubectlOk(['delete', 'pod', 'p1', '-n', 'team', '--grace-period=0', '--force']);
     await eventually('the quota replenished', async () => ((await kp.kubectlOk(['get', 'quota', 'pod-quota', '-n', 'team', '-o', 'jsonpath={.status.used.pods}'])).trim() === '2' ? true : undefined));
@@ -54,6 +59,9 @@ describe('ResourceQuota and LimitRange with real kubectl', { timeout: 120_000 },
       (await kp.kubectlOk(['get', 'pod', 'plain', '-n', 'limited', '-o', 'jsonpath={.metadata.annotations.kubernetes\\.io/limit-ranger}'])).trim(),
       'LimitRanger plugin set: cpu, memory request for container plain; cpu, memory limit for container plain',
     );
+    const ns = await kp.kubectlOk(['describe', 'namespace', 'limited']);
+    assert.match(ns, /^Resource Limits$/m);
+    assert.match(ns, /^\s+Container\s+cpu\s+-\s+1\s+100m\s+500m\s+-$/m);
     const big = await kp.kubectl(['run', 'big', '--image=nginx:1.27', '-n', 'limited', '--overrides={"spec":{"containers":[{"name":"big","image":"nginx:1.27","resources":{"limits":{"cpu":"2"}}}]}}']);
     assert.notEqual(big.code, 0);
     assert.equal(big.stderr.trim(), 'Error from server (Forbidden): pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2');
