@@ -2,11 +2,12 @@
  * ReplicationControllers, PodTemplates, ResourceQuotas and LimitRanges with the real kubectl:
  * `kubectl create quota`, `kubectl apply` of the other three, `kubectl get` with upstream's columns,
  * `kubectl scale rc` through the scale subresource (no controller acts on RCs: only the spec moves),
- * `kubectl describe quota` and `describe limits`, and a LimitRange refused with upstream's message.
+ * `kubectl describe quota` (usage counted by the quota controller and charged by admission) and
+ * `describe limits`, and a LimitRange refused with upstream's message.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+import { startKubeplane, removeDataDir, eventually, type Kubeplane } from './harness.js';
 
 const MANIFESTS = `
 apiVersion: v1
@@ -84,8 +85,11 @@ describe('ReplicationControllers, PodTemplates, ResourceQuotas and LimitRanges w
       'podtemplate/tmpl created',
       'limitrange/limits created',
     ]);
-    // No quota controller: status is what its subresource is told.
-    await kp.kubectlOk(['patch', 'quota', 'q', '--subresource=status', '--type=merge', '-p', '{"status":{"hard":{"cpu":"1","pods":"10"},"used":{"cpu":"200m","pods":"2"}}}']);
+    // The quota controller counts the namespace; then two pods of 100m cpu each are charged.
+    await eventually('the quota counted', async () => ((await kp.kubectlOk(['get', 'quota', 'q', '-o', 'jsonpath={.status.used.pods}'])).trim() === '0' ? true : undefined));
+    for (const name of ['a', 'b']) {
+      await kp.kubectlOk(['run', name, '--image=nginx:1.27', `--overrides={"spec":{"containers":[{"name":"${name}","image":"nginx:1.27","resources":{"requests":{"cpu":"100m"}}}]}}`]);
+    }
 
     const [rc, quota, limits, templates] = (await kp.kubectlOk(['get', 'rc,quota,limits,podtemplates'])).trim().split(/\n\s*\n/).map(table);
     assert.deepEqual(rc?.[0], ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE']);
