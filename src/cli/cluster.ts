@@ -217,7 +217,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const endpoints = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
   const endpointSlices = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
   const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
-  const resourceQuotas = new ResourceQuotaController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('resourcequota-controller') });
+  const resourceQuotas = new ResourceQuotaController({ client: kcmClient, informers: kcmInformers, clock, discoverResources, logger: logFor('resourcequota-controller') });
   const persistentVolumes = new PersistentVolumeController({
     client: kcmClient,
     informers: kcmInformers,

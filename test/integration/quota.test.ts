@@ -2,11 +2,12 @@
  * ResourceQuota across the whole control plane under a FakeClock: a Deployment of 3 in a namespace
  * limited to 2 pods gets 2, its ReplicaSet reports ReplicaFailure/FailedCreate with the quota's
  * message, and raising the quota lets the third pod in; LimitRange defaults reach the pods the
- * ReplicaSet controller creates.
+ * ReplicaSet controller creates; `count/<resource>.<group>` of a custom resource is counted and
+ * enforced.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deployment, newPlane, stepUntil } from './cluster-helpers.js';
+import { CRDS, deployment, exists, GIZMOS, gizmoCrd, newPlane, stepUntil } from './cluster-helpers.js';
 
 test('quota: a Deployment is held at the quota with ReplicaFailure, and grows when the quota does', async () => {
   const { cp, clock } = await newPlane();
@@ -32,6 +33,27 @@ test('quota: a Deployment is held at the quota with ReplicaFailure, and grows wh
     await client.core.resourceQuotas('default').update({ ...q, spec: { hard: { pods: '5', 'requests.cpu': '1' } } });
     await stepUntil(clock, 'the third pod', async () => (await pods()) === 3);
     await stepUntil(clock, 'the quota to count it', async () => (await client.core.resourceQuotas('default').get('q')).status?.used?.['pods'] === '3');
+  } finally {
+    await cp.stop();
+  }
+});
+
+test('quota: count/<resource>.<group> of a custom resource is counted through discovery and enforced', async () => {
+  const { cp, clock } = await newPlane();
+  const c = cp.client;
+  try {
+    await c.resource(CRDS).create(gizmoCrd);
+    const gizmos = c.resource(GIZMOS, 'default');
+    await stepUntil(clock, 'gizmos are served', async () => exists(() => gizmos.list()));
+    await gizmos.create({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name: 'g1', namespace: 'default' } });
+    await c.core.resourceQuotas('default').create({ metadata: { name: 'gizmos' }, spec: { hard: { 'count/gizmos.example.com': '2' } } });
+    await stepUntil(clock, 'the gizmos to be counted', async () => (await c.core.resourceQuotas('default').get('gizmos')).status?.used?.['count/gizmos.example.com'] === '1');
+    await gizmos.create({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name: 'g2', namespace: 'default' } });
+    await assert.rejects(gizmos.create({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name: 'g3', namespace: 'default' } }), {
+      message: 'gizmos.example.com "g3" is forbidden: exceeded quota: gizmos, requested: count/gizmos.example.com=1, used: count/gizmos.example.com=2, limited: count/gizmos.example.com=2',
+    });
+    await gizmos.delete('g1');
+    await stepUntil(clock, 'the deleted gizmo given back', async () => (await c.core.resourceQuotas('default').get('gizmos')).status?.used?.['count/gizmos.example.com'] === '1');
   } finally {
     await cp.stop();
   }

@@ -13,11 +13,13 @@
  * machinery/quota's (shared with the API server's admission plugin, which charges creates at once).
  *
  * The informers of the counted resources are started when a quota first names them (upstream's
- * monitor discovers every resource up front); resources the catalogue does not know (custom
- * resources) are not counted, so their `count/…` never appears in `used`.
+ * monitor discovers every resource up front): built-in resources from the catalogue, others (custom
+ * resources) through `discoverResources` when it lists them; a resource found nowhere is not
+ * counted, so its `count/…` does not appear in `used` (and admission refuses what it limits with
+ * `status unknown for quota`) until it is served.
  */
 import type { ResourceQuota } from '../../api/index.js';
-import { kindOfResource } from '../../api/catalogue/index.js';
+import { kindOfResource, type ResourceDescriptor } from '../../api/catalogue/index.js';
 import type { Clientset } from '../../client/index.js';
 import { DeletedFinalStateUnknown, type Lister, type SharedIndexInformer, type SharedInformerFactory } from '../../informers/index.js';
 import type { MetaObject } from '../../api/index.js';
@@ -47,6 +49,8 @@ export interface ResourceQuotaControllerOptions {
   clock: Clock;
   /** How often (ms) every quota is recomputed even without a change seen; default 5 min. */
   resyncPeriodMs?: number;
+  /** The served resources (discovery's preferred versions), to count resources the catalogue does not know. */
+  discoverResources?: () => Promise<readonly ResourceDescriptor[]>;
   logger?: Logger;
 }
 
@@ -76,7 +80,7 @@ export class ResourceQuotaController {
       },
     });
     // Pods are always watched (as upstream's replenishment of the pod evaluator).
-    this.monitor({ group: '', resource: 'pods' });
+    this.monitor(kindOfResource('', 'pods') as ResourceDescriptor);
   }
 
   /** Waits for the caches, then runs `workers` workers until `signal` aborts. */
@@ -90,12 +94,20 @@ export class ResourceQuotaController {
     this.queue.add(`${rq.metadata?.namespace ?? ''}/${rq.metadata?.name ?? ''}`);
   }
 
-  /** The informer of `gr`, created (with its replenishment handlers) and started on first use; undefined when not catalogued. */
-  private monitor(gr: QuotaGroupResource): SharedIndexInformer<MetaObject> | undefined {
+  /** The informer of `gr`: the running one, or one started for the catalogue's or discovery's descriptor; undefined when neither serves it namespaced. */
+  private async monitorOf(gr: QuotaGroupResource): Promise<SharedIndexInformer<MetaObject> | undefined> {
     const existing = this.monitors.get(grKey(gr));
     if (existing) return existing;
-    const desc = kindOfResource(gr.group, gr.resource);
-    if (!desc || !desc.namespaced) return undefined;
+    let desc: ResourceDescriptor | undefined = kindOfResource(gr.group, gr.resource);
+    if (!desc && this.opts.discoverResources) desc = (await this.opts.discoverResources()).find((d) => d.group === gr.group && d.resource === gr.resource);
+    return desc?.namespaced ? this.monitor(desc) : undefined;
+  }
+
+  /** The informer of `desc`, created with its replenishment handlers and started on first use. */
+  private monitor(desc: ResourceDescriptor): SharedIndexInformer<MetaObject> {
+    const gr = { group: desc.group, resource: desc.resource };
+    const existing = this.monitors.get(grKey(gr));
+    if (existing) return existing;
     const informer = this.opts.informers.forResource<MetaObject>(desc);
     informer.addEventHandler({
       update: (old, obj) => {
@@ -157,7 +169,7 @@ export class ResourceQuotaController {
     let usage: ResourceList = {};
     const now = this.opts.clock.now();
     for (const { gr, names } of byGR.values()) {
-      const informer = this.monitor(gr);
+      const informer = await this.monitorOf(gr);
       if (!informer) continue;
       if (!informer.hasSynced() && !(await informer.waitForSync(this.signal))) continue;
       for (const name of names) usage[name] = '0';
