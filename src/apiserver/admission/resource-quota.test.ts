@@ -73,8 +73,9 @@ describe('ResourceQuota admission', () => {
 
   test('a quota the controller has not counted yet refuses (TestAdmitRejectIfNoStatusUsage... "status unknown")', async () => {
     const { client, close } = await setup();
-    await quota(client, 'q', { pods: '3' }, {});
-    await assert.rejects(client.core.pods('default').create(pod('p')), { message: 'pods "p" is forbidden: status unknown for quota: q, resources: pods' });
+    await quota(client, 'q', { pods: '3', 'count/pods': '3', secrets: '1' }, { pods: '0' });
+    // Every resource the quota tracks for pods is named; the secrets it also limits are not.
+    await assert.rejects(client.core.pods('default').create(pod('p')), { message: 'pods "p" is forbidden: status unknown for quota: q, resources: count/pods,pods' });
     await close();
   });
 

@@ -6,8 +6,8 @@
  *
  * - a pod that does not state a compute resource the quota limits is refused with 403
  *   `failed quota: <quota>: must specify limits.cpu,requests.cpu` (the pod evaluator's Constraints);
- * - a quota whose `status.used` lacks a resource the object needs (the controller has not counted
- *   yet) refuses it: `status unknown for quota: <quota>, resources: <names>`;
+ * - a quota whose `status.used` lacks one of the resources it tracks for the object (the controller
+ *   has not counted yet) refuses it: `status unknown for quota: <quota>, resources: <all tracked>`;
  * - when `used + requested` exceeds `hard`: `exceeded quota: <quota>, requested: pods=1, used:
  *   pods=3, limited: pods=3` (each list only the exceeded resources, `prettyPrint`).
  *
@@ -69,11 +69,10 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
       const tracked = Object.keys(hard).filter((r) => matchesResource(gr, r));
       const failed = isPod ? podConstraints(tracked, obj as Pod) : undefined;
       if (failed) throw newForbidden(gr, name, `failed quota: ${quotaName}: ${failed}`);
+      // `hasUsageStats`: every tracked resource must have been counted; the message names them all.
+      if (tracked.some((r) => rq.status?.used?.[r] === undefined)) throw newForbidden(gr, name, `status unknown for quota: ${quotaName}, resources: ${tracked.sort().join(',')}`);
       const requested = maskResources(usage, tracked);
-      if (Object.keys(requested).length === 0) continue;
-      const unknown = Object.keys(requested).filter((r) => rq.status?.used?.[r] === undefined);
-      if (unknown.length) throw newForbidden(gr, name, `status unknown for quota: ${quotaName}, resources: ${unknown.sort().join(',')}`);
-      charges.push({ quota: quotaName, requested });
+      if (Object.keys(requested).length > 0) charges.push({ quota: quotaName, requested });
     }
     for (const { quota, requested } of charges) await this.charge(namespace, quota, requested, gr, name, dryRun);
   }
