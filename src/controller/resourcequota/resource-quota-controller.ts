@@ -65,6 +65,8 @@ export class ResourceQuotaController {
   /** The informers of the counted resources, by `resource.group`, started on first use. */
   private readonly monitors = new Map<string, SharedIndexInformer<MetaObject>>();
   private signal: AbortSignal | undefined;
+  /** Set by {@link run}: informers created from then on are started here (before, the factory's owner starts them). */
+  private running = false;
 
   constructor(private readonly opts: ResourceQuotaControllerOptions) {
     this.logger = opts.logger ?? stderrLogger;
@@ -86,6 +88,7 @@ export class ResourceQuotaController {
   /** Waits for the caches, then runs `workers` workers until `signal` aborts. */
   async run(workers = DEFAULT_RESOURCE_QUOTA_WORKERS, signal?: AbortSignal): Promise<void> {
     this.signal = signal;
+    this.running = true;
     const caches = [this.opts.informers.core.resourceQuotas(), ...this.monitors.values()];
     await runWorkersWhenSynced(caches, this.queue, workers, (key) => this.syncResourceQuotaFromKey(key), { name: 'resourcequota', logger: this.logger, signal });
   }
@@ -117,7 +120,7 @@ export class ResourceQuotaController {
       delete: (obj) => this.replenish(gr, obj instanceof DeletedFinalStateUnknown ? (obj.obj) : obj),
     });
     this.monitors.set(grKey(gr), informer);
-    this.opts.informers.start();
+    if (this.running) this.opts.informers.start();
     return informer;
   }
 
