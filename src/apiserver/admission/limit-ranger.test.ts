@@ -119,4 +119,21 @@ describe('LimitRanger in the API server', () => {
     await client.core.pods('free').create({ ...pod({ limits: { cpu: '2' } }), metadata: { name: 'big' } });
     await server.close();
   });
+
+  test('claims: a create or a resize past the PersistentVolumeClaim max is refused', async () => {
+    const { server } = await newTestServer({ strategies: servedStrategies });
+    const client = newClientset(server.inProcessTransport());
+    await client.core.limitRanges('default').create(limitRange({ type: 'PersistentVolumeClaim', max: { storage: '10Gi' } }));
+    const claim = (storage: string): PersistentVolumeClaim => ({ metadata: { name: 'data', namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } });
+    await assert.rejects(client.core.persistentVolumeClaims('default').create(claim('20Gi')), {
+      message: 'persistentvolumeclaims "data" is forbidden: maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 20Gi',
+    });
+    const created = await client.core.persistentVolumeClaims('default').create(claim('5Gi'));
+    // Only a bound claim may be resized.
+    const bound = await client.core.persistentVolumeClaims('default').updateStatus({ ...created, status: { phase: 'Bound', capacity: { storage: '5Gi' } } });
+    await assert.rejects(client.core.persistentVolumeClaims('default').update({ ...bound, spec: { ...bound.spec, resources: { requests: { storage: '20Gi' } } } }), {
+      message: /maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 20Gi/,
+    });
+    await server.close();
+  });
 });

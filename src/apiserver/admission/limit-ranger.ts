@@ -7,8 +7,8 @@
  *   the annotation `kubernetes.io/limit-ranger: LimitRanger plugin set: cpu request for container
  *   app; cpu limit for container app`; then `min`, `max` and `maxLimitRequestRatio` are checked per
  *   Container and, on the pod's summed requests and limits, per Pod (`PodValidateLimitFunc`).
- * - PersistentVolumeClaims, on create: `min`/`max` of `PersistentVolumeClaim` items against the
- *   claim's requests (`PersistentVolumeClaimValidateLimitFunc`).
+ * - PersistentVolumeClaims, on create and update (a resize): `min`/`max` of `PersistentVolumeClaim`
+ *   items against the claim's requests (`PersistentVolumeClaimValidateLimitFunc`).
  *
  * A violation is 403 Forbidden `pods "p" is forbidden: maximum cpu usage per Container is 1, but limit
  * is 2`; several are joined as a Go error aggregate (`[a, b]`).

@@ -52,7 +52,8 @@ function enforceDataSourceBackwardsCompatibility(spec: ClaimSpec, old: ClaimSpec
 
 /**
  * The admission of new claims: DefaultStorageClass, over the served StorageClasses (none when they
- * are not served), StorageObjectInUseProtection, then LimitRanger's claim checks.
+ * are not served), StorageObjectInUseProtection, then LimitRanger's claim checks, which also apply
+ * to updates.
  */
 function persistentVolumeClaimStorage({ storeOf }: StorageContext): StorageExtension {
   return {
@@ -61,6 +62,10 @@ function persistentVolumeClaimStorage({ storeOf }: StorageContext): StorageExten
       admitDefaultStorageClass(pvc, classes as unknown as StorageClass[]);
       admitPersistentVolumeClaimProtection(pvc);
       admitLimitRangerClaim(pvc, limitRangesOf(storeOf, namespace));
+    },
+    // LimitRanger checks updates of claims too (a resize past the max), not only creates.
+    validateAdmission: (pvc, old) => {
+      if (old) admitLimitRangerClaim(pvc, limitRangesOf(storeOf, pvc.metadata?.namespace ?? ''));
     },
   };
 }
