@@ -122,7 +122,10 @@ export class ApiServer {
       addResource: (s) => this.addResource(s),
       removeResource: (group, resource) => this.removeResource(group, resource),
       admitDelete: (name, gr) => {
-        for (const plugin of this.admissionPlugins) plugin.admitDelete(name, gr);
+        for (const plugin of this.admissionPlugins) plugin.admitDelete?.(name, gr);
+      },
+      validateCreate: async (obj, gr, dryRun) => {
+        for (const plugin of this.admissionPlugins) await plugin.validateCreate?.(obj, gr, dryRun);
       },
     });
     this.stores.set(storeKey(strategy.info), store);
@@ -148,7 +151,7 @@ export class ApiServer {
   }
 
   private async admitCreate(namespace: string, name: string, gr: GroupResource): Promise<void> {
-    for (const plugin of this.admissionPlugins) await plugin.admitCreate(namespace, name, gr);
+    for (const plugin of this.admissionPlugins) await plugin.admitCreate?.(namespace, name, gr);
   }
 
   /**

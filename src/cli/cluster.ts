@@ -36,6 +36,7 @@ import { EndpointsController } from '../controller/endpoint/index.js';
 import { EndpointSliceController } from '../controller/endpointslice/index.js';
 import { ServiceAccountsController } from '../controller/serviceaccount/index.js';
 import { RootCACertPublisher } from '../controller/rootcacertpublisher/index.js';
+import { ResourceQuotaController } from '../controller/resourcequota/index.js';
 import { PersistentVolumeController } from '../controller/volume/persistentvolume/index.js';
 import { SimulatedProvisioner, SIMULATED_PROVISIONER } from '../controller/volume/provisioner/index.js';
 import { PVCProtectionController } from '../controller/volume/pvcprotection/index.js';
@@ -121,6 +122,7 @@ const WORKERS = {
   endpointSlice: 5,
   serviceAccount: 1,
   rootCACertPublisher: 1,
+  resourceQuota: 5,
   pvcProtection: 1,
   pvProtection: 1,
   provisioner: 4,
@@ -242,6 +244,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const endpointSlices = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
   const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
   const rootCACertPublisher = opts.rootCA === undefined ? undefined : new RootCACertPublisher({ client: kcmClient, informers: kcmInformers, clock, rootCA: opts.rootCA, logger: logFor('root-ca-cert-publisher') });
+  const resourceQuotas = new ResourceQuotaController({ client: kcmClient, informers: kcmInformers, clock, discoverResources, logger: logFor('resourcequota-controller') });
   const persistentVolumes = new PersistentVolumeController({
     client: kcmClient,
     informers: kcmInformers,
@@ -306,6 +309,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     endpointSlices.run(WORKERS.endpointSlice, signal),
     serviceAccounts.run(WORKERS.serviceAccount, signal),
     ...(rootCACertPublisher ? [rootCACertPublisher.run(WORKERS.rootCACertPublisher, signal)] : []),
+    resourceQuotas.run(WORKERS.resourceQuota, signal),
     persistentVolumes.run(signal),
     pvcProtection.run(WORKERS.pvcProtection, signal),
     pvProtection.run(WORKERS.pvProtection, signal),

@@ -1,12 +1,13 @@
 /**
  * PodTemplates, ResourceQuotas and LimitRanges with the real kubectl: `kubectl create quota`,
- * `kubectl apply` of the other two, `kubectl get` with upstream's columns, `kubectl describe quota` and
- * `describe limits`, and a LimitRange refused with upstream's message. (ReplicationControllers, which
- * the replication manager keeps: replication-controller.test.ts.)
+ * `kubectl apply` of the other two, `kubectl get` with upstream's columns, `kubectl describe quota`
+ * (usage counted by the quota controller and charged by admission) and `describe limits`, and a
+ * LimitRange refused with upstream's message. (ReplicationControllers, which the replication manager
+ * keeps: replication-controller.test.ts.)
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlTable, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
+import { eventually, kubectlTable, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
 
 const MANIFESTS = `
 apiVersion: v1
@@ -61,8 +62,11 @@ describe('PodTemplates, ResourceQuotas and LimitRanges with real kubectl', { tim
       'podtemplate/tmpl created',
       'limitrange/limits created',
     ]);
-    // No quota controller: status is what its subresource is told.
-    await kp.kubectlOk(['patch', 'quota', 'q', '--subresource=status', '--type=merge', '-p', '{"status":{"hard":{"cpu":"1","pods":"10"},"used":{"cpu":"200m","pods":"2"}}}']);
+    // The quota controller counts the namespace; then two pods of 100m cpu each are charged.
+    await eventually('the quota counted', async () => ((await kp.kubectlOk(['get', 'quota', 'q', '-o', 'jsonpath={.status.used.pods}'])).trim() === '0' ? true : undefined));
+    for (const name of ['a', 'b']) {
+      await kp.kubectlOk(['run', name, '--image=nginx:1.27', `--overrides={"spec":{"containers":[{"name":"${name}","image":"nginx:1.27","resources":{"requests":{"cpu":"100m"}}}]}}`]);
+    }
 
     const [quota, limits, templates] = (await kp.kubectlOk(['get', 'quota,limits,podtemplates'])).trim().split(/\n\s*\n/).map(kubectlTable);
     assert.deepEqual(quota?.[0], ['NAME', 'REQUEST', 'LIMIT', 'AGE']);

@@ -9,6 +9,7 @@ import { SeededRand } from '../../src/util/random/index.js';
 import { MemoryBackend } from '../../src/storage/memory/index.js';
 import { startControlPlane, type ControlPlane } from '../../src/cli/cluster.js';
 import type { Deployment, OwnerReference, Pod } from '../../src/api/index.js';
+import type { ResourceDescriptor } from '../../src/api/catalogue/index.js';
 
 /** What ownerRef and uids read of an object. */
 export interface Named {
@@ -103,3 +104,21 @@ export function exists(get: () => Promise<unknown>): Promise<boolean> {
     () => false,
   );
 }
+
+/** The CustomResourceDefinitions resource, for the dynamic client. */
+export const CRDS: ResourceDescriptor = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
+/** The namespaced custom resource `gizmos.example.com/v1` that {@link gizmoCrd} defines. */
+export const GIZMOS: ResourceDescriptor = { group: 'example.com', version: 'v1', resource: 'gizmos', kind: 'Gizmo', namespaced: true };
+
+/** A CRD of namespaced `gizmos.example.com` (v1, any fields). */
+export const gizmoCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gizmos.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'gizmos', kind: 'Gizmo' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};

@@ -6,24 +6,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceDescriptor } from '../../src/api/catalogue/index.js';
 import type { KubeObject } from '../../src/api/index.js';
-import { exists, newPlane, ownerRef, stepFor, stepUntil, type Named } from './cluster-helpers.js';
-
-const CRDS: ResourceDescriptor = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
-const GIZMOS: ResourceDescriptor = { group: 'example.com', version: 'v1', resource: 'gizmos', kind: 'Gizmo', namespaced: true };
-
-const gizmoCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'gizmos.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'gizmos', kind: 'Gizmo' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-};
+import { CRDS, exists, GIZMOS, gizmoCrd, newPlane, ownerRef, stepFor, stepUntil, type Named } from './cluster-helpers.js';
 
 function gizmo(name: string, namespace: string, owners: Named[] = []): KubeObject {
   return { apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name, namespace, ...(owners.length ? { ownerReferences: owners.map((o) => ownerRef(o)) } : {}) } };

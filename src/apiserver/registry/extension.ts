@@ -81,21 +81,31 @@ export interface UpdateStrategy {
   validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
 }
 
-/** Admission a kind imposes on every store's requests (the NamespaceLifecycle plugin over namespaces). */
+/**
+ * Admission a kind imposes on every store's requests (the NamespaceLifecycle plugin over namespaces,
+ * the ResourceQuota plugin over resourcequotas).
+ */
 export interface AdmissionPlugin {
   /** Before a create of a namespaced object: throws when `namespace` may not get new objects. */
-  admitCreate(namespace: string, name: string, gr: GroupResource): Promise<void>;
+  admitCreate?(namespace: string, name: string, gr: GroupResource): Promise<void>;
   /** Before a delete of any object: throws to refuse it. */
-  admitDelete(name: string, gr: GroupResource): void;
+  admitDelete?(name: string, gr: GroupResource): void;
+  /**
+   * Validating admission of a POST create of any kind, after the kind's validation and its own
+   * `validateAdmission`, just before the write (dry runs included, `dryRun` set): throws a
+   * StatusError to refuse it. The object is final (name, namespace, defaults) and must not be changed.
+   */
+  validateCreate?(obj: KubeObject, gr: GroupResource, dryRun: boolean): Promise<void>;
 }
 
 /** A kind's additions to the generic store; every member is optional. */
 export interface StorageExtension {
   /**
    * Mutating admission of a new object of this kind, after defaulting and before validation (the
-   * Priority and DefaultTolerationSeconds plugins for pods); may throw a StatusError.
+   * Priority and DefaultTolerationSeconds plugins for pods); `namespace` is the request's (the
+   * object's own may not be set yet). May throw a StatusError.
    */
-  mutateCreate?: (obj: KubeObject) => void;
+  mutateCreate?: (obj: KubeObject, namespace: string) => void;
   /**
    * Validating admission of this kind's objects, run after the strategy's validation passed and before
    * the write, on creates (`old` undefined) and updates of the main resource, dry runs included (where

@@ -27,6 +27,10 @@ export interface Quantity {
   toString(): string;
   /** `Quantity.Cmp`: -1, 0 or 1 as this quantity is less than, equal to or greater than `other`, exactly. */
   cmp(other: Quantity): -1 | 0 | 1;
+  /** `Quantity.Add` on a copy: the exact sum, in this quantity's format (`other`'s when this one is zero). */
+  add(other: Quantity): Quantity;
+  /** `Quantity.Sub` on a copy: the exact difference, in this quantity's format (`other`'s when this one is zero). */
+  sub(other: Quantity): Quantity;
 }
 
 const SPLIT_RE_STRING = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
@@ -75,12 +79,29 @@ class QuantityImpl implements Quantity {
   }
 
   cmp(other: Quantity): -1 | 0 | 1 {
-    // Every Quantity is a QuantityImpl; another implementation would compare in milli-units.
+    const [a, b] = this.aligned(other);
+    return a.mantissa < b.mantissa ? -1 : a.mantissa > b.mantissa ? 1 : 0;
+  }
+
+  add(other: Quantity): Quantity {
+    const [a, b] = this.aligned(other);
+    return new QuantityImpl(a.mantissa + b.mantissa, a.exp, this.mantissa === 0n ? other.format : this.format);
+  }
+
+  sub(other: Quantity): Quantity {
+    const [a, b] = this.aligned(other);
+    return new QuantityImpl(a.mantissa - b.mantissa, a.exp, this.mantissa === 0n ? other.format : this.format);
+  }
+
+  /** This quantity and `other` as mantissas over one common exponent, the smaller of the two. */
+  private aligned(other: Quantity): [{ mantissa: bigint; exp: number }, { mantissa: bigint; exp: number }] {
+    // Every Quantity is a QuantityImpl; another implementation would be read in milli-units.
     const [m, e] = other instanceof QuantityImpl ? [other.mantissa, other.exp] : [BigInt(other.milliValue()), -3];
     const exp = Math.min(this.exp, e);
-    const a = this.mantissa * pow10(this.exp - exp);
-    const b = m * pow10(e - exp);
-    return a < b ? -1 : a > b ? 1 : 0;
+    return [
+      { mantissa: this.mantissa * pow10(this.exp - exp), exp },
+      { mantissa: m * pow10(e - exp), exp },
+    ];
   }
 
   value(): number {

@@ -140,3 +140,16 @@ describe('goSyntaxQuantity', () => {
     assert.equal(goSyntaxQuantity('1234567890123456789'), go('0', 0, '', 'DecimalSI', '…'));
   });
 });
+
+describe('add and sub', () => {
+  test('exact, in the receiver format (quantity_test.go TestAdd/TestSub cases)', () => {
+    assert.equal(parseQuantity('10m').add(parseQuantity('10m')).toString(), '20m');
+    assert.equal(parseQuantity('1').add(parseQuantity('500m')).toString(), '1500m');
+    assert.equal(parseQuantity('1Gi').add(parseQuantity('1Gi')).toString(), '2Gi');
+    assert.equal(parseQuantity('1Gi').sub(parseQuantity('512Mi')).toString(), '512Mi');
+    assert.equal(parseQuantity('1').sub(parseQuantity('2')).toString(), '-1');
+    assert.equal(parseQuantity('0').sub(parseQuantity('0')).cmp(parseQuantity('0')), 0);
+    // A zero receiver takes the other's format.
+    assert.equal(parseQuantity('0').add(parseQuantity('2Gi')).toString(), '2Gi');
+  });
+});

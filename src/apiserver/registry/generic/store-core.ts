@@ -83,6 +83,8 @@ export interface StoreOptions {
   removeResource?: (group: string, resource: string) => boolean;
   /** Admission before a delete (NamespaceLifecycle's immortal namespaces). */
   admitDelete?: (name: string, gr: GroupResource) => void;
+  /** Validating admission of a create just before its write (the ResourceQuota plugin): throws to refuse. */
+  validateCreate?: (obj: KubeObject, gr: GroupResource, dryRun: boolean) => Promise<void>;
 }
 
 /** The storage prefix of a resource: `/registry/<group or core>/<resource>/`. */

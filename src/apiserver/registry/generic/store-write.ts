@@ -132,7 +132,12 @@ export abstract class WriteStore extends ReadStore {
     if (this.strategy.info.namespaced && this.opts.admitCreate) {
       await this.opts.admitCreate(namespace ?? '', meta.name ?? meta.generateName ?? '', this.gr);
     }
-    this.extension.mutateCreate?.(obj);
+    if (this.extension.mutateCreate) {
+      // Mutating admission reads other kinds from their caches (LimitRanges, PriorityClasses): a
+      // LimitRange created just before this pod must already apply to it.
+      await this.cacheCaughtUp();
+      this.extension.mutateCreate(obj, namespace ?? '');
+    }
     const generate = !meta.name && !!meta.generateName;
     const attempts = generate ? MAX_NAME_GENERATION_ATTEMPTS : 1;
     for (let i = 1; ; i++) {
@@ -179,6 +184,7 @@ export abstract class WriteStore extends ReadStore {
     const meta = metaOf(obj);
     this.beforeCreate(obj, namespace);
     this.extension.validateAdmission?.(obj, undefined);
+    await this.opts.validateCreate?.(obj, this.gr, dryRun);
     // storage.ErrResourceVersionSetOnCreate is not a Status, so upstream leaks it as a 500; a client
     // mistake is a 400 here (ADR 5).
     if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');

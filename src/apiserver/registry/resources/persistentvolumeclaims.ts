@@ -20,6 +20,7 @@
 import { PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES } from '../../../api/catalogue/index.js';
 import type { PersistentVolumeClaim, StorageClass } from '../../../api/index.js';
 import { admitDefaultStorageClass } from '../../admission/default-storage-class.js';
+import { admitLimitRangerClaim, limitRangesOf } from '../../admission/limit-ranger.js';
 import { admitPersistentVolumeClaimProtection } from '../../admission/storage-object-in-use-protection.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
@@ -51,14 +52,20 @@ function enforceDataSourceBackwardsCompatibility(spec: ClaimSpec, old: ClaimSpec
 
 /**
  * The admission of new claims: DefaultStorageClass, over the served StorageClasses (none when they
- * are not served), then StorageObjectInUseProtection.
+ * are not served), StorageObjectInUseProtection, then LimitRanger's claim checks, which also apply
+ * to updates.
  */
 function persistentVolumeClaimStorage({ storeOf }: StorageContext): StorageExtension {
   return {
-    mutateCreate: (pvc) => {
+    mutateCreate: (pvc, namespace) => {
       const classes = storeOf(STORAGE_CLASSES.group, STORAGE_CLASSES.resource)?.cachedObjects() ?? [];
       admitDefaultStorageClass(pvc, classes as unknown as StorageClass[]);
       admitPersistentVolumeClaimProtection(pvc);
+      admitLimitRangerClaim(pvc, limitRangesOf(storeOf, namespace));
+    },
+    // LimitRanger checks updates of claims too (a resize past the max), not only creates.
+    validateAdmission: (pvc, old) => {
+      if (old) admitLimitRangerClaim(pvc, limitRangesOf(storeOf, pvc.metadata?.namespace ?? ''));
     },
   };
 }

@@ -11,6 +11,7 @@ import type { Pod, PriorityClass } from '../../../api/index.js';
 import { podLog } from './pod-logs.js';
 import { evictPod } from './eviction.js';
 import { admitPodCreate, type PriorityClassLookup } from '../../admission/pod-admission.js';
+import { admitLimitRangerPod, limitRangesOf } from '../../admission/limit-ranger.js';
 import { SYSTEM_PRIORITY_CLASSES } from './priorityclasses.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import { clone, metaOf } from '../generic/objects.js';
@@ -30,12 +31,17 @@ function priorityClasses(storeOf: StorageContext['storeOf']): PriorityClassLooku
 }
 
 /**
- * The storage extension of pods: admission of new pods, `/binding` and `/eviction` (eviction.ts: it
- * honours PodDisruptionBudgets; both answer 201), `/log` (text computed from the simulated container: pod-logs.ts).
+ * The storage extension of pods: admission of new pods (LimitRanger, Priority,
+ * DefaultTolerationSeconds), `/binding` and `/eviction` (eviction.ts: it honours
+ * PodDisruptionBudgets; both answer 201), `/log` (text computed from the simulated container: pod-logs.ts).
  */
 export function podStorage({ store, clock, storeOf }: StorageContext): StorageExtension {
   return {
-    mutateCreate: (pod) => admitPodCreate(pod, priorityClasses(storeOf)),
+    mutateCreate: (pod, namespace) => {
+      // LimitRanger runs before Priority and DefaultTolerationSeconds, as in kube-apiserver's plugin order.
+      admitLimitRangerPod(pod, limitRangesOf(storeOf, namespace));
+      admitPodCreate(pod, priorityClasses(storeOf));
+    },
     subresources: {
       binding: { create: async (req) => ({ code: 201, body: await bindPod(store, clock, req.namespace, req.name, req.body, req.query) }) },
       eviction: { create: (req) => evictPod({ store, clock, storeOf }, req.namespace, req.name, req.body, req.query) },

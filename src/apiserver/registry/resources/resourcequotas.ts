@@ -14,6 +14,7 @@
  * Not done: the warnings upstream gives on create when a `requests.*` hard limit exceeds its
  * `limits.*` one (strategies here give no warnings).
  */
+import { ResourceQuotaAdmission } from '../../admission/resource-quota.js';
 import { RESOURCE_QUOTAS } from '../../../api/catalogue/index.js';
 import type { ResourceQuota } from '../../../api/index.js';
 import type { ResourceQuotaSpec, ScopeSelector } from 'kubernetes-types/core/v1.js';
@@ -196,6 +197,8 @@ export const resourceQuotaStrategy: ResourceStrategy<ResourceQuotaObject> = {
   allowUnconditionalUpdate: true,
   defaultGarbageCollectionPolicy: 'Background',
   fieldSelectors: {},
+  // The ResourceQuota admission plugin checks and charges every create against the quotas stored here.
+  storage: ({ store, clock }) => ({ admission: new ResourceQuotaAdmission(store, clock) }),
   table: {
     columns: [
       NAME_COLUMN,
