@@ -19,6 +19,7 @@ import { parseQuantity, type Quantity } from '../../machinery/quantity/index.js'
 import { podResources, type ResourceList } from '../../machinery/quota/index.js';
 import { LIMIT_RANGES } from '../../api/catalogue/index.js';
 import type { StorageContext } from '../registry/extension.js';
+import type { LiveLookup } from './live-lookup.js';
 
 /** The annotation LimitRanger records its defaults in (`limitRangerAnnotation`). */
 export const LIMIT_RANGER_ANNOTATION = 'kubernetes.io/limit-ranger';
@@ -38,9 +39,17 @@ function q(v: string | number): Quantity | undefined {
 
 const str = (v: string | number): string => String(q(v) ?? v);
 
-/** The LimitRanges of `namespace` (the served ones, from the cache; none when they are not served). */
+/** The LimitRanges of `namespace` as the cache holds them now (none when they are not served): for updates. */
 export function limitRangesOf(storeOf: StorageContext['storeOf'], namespace: string): LimitRange[] {
   return (storeOf(LIMIT_RANGES.group, LIMIT_RANGES.resource)?.cachedObjects(namespace) ?? []) as unknown as LimitRange[];
+}
+
+/**
+ * The LimitRanges of `namespace` for a create, through `lookup` (admission/live-lookup.ts: the cache,
+ * caught up when it has none, as upstream's `GetLimitRanges` with its live lookup).
+ */
+export async function limitRangesFor(lookup: LiveLookup, storeOf: StorageContext['storeOf'], namespace: string): Promise<LimitRange[]> {
+  return (await lookup.objectsIn(storeOf(LIMIT_RANGES.group, LIMIT_RANGES.resource), namespace)) as unknown as LimitRange[];
 }
 
 /** `utilerrors.NewAggregate(errs).Error()`: one message as it is, several as `[a, b]`. */

@@ -34,16 +34,22 @@ import {
 } from '../../machinery/quota/index.js';
 import type { Pod } from '../../api/index.js';
 import type { Clock } from '../../util/clock/index.js';
+import { LiveLookup } from './live-lookup.js';
 import type { AdmissionPlugin } from '../registry/extension.js';
 import type { Store } from '../registry/generic/store.js';
 import { clone } from '../registry/generic/objects.js';
 
 /** The plugin over the resourcequotas store (its cache lists the quotas; its CAS charges them). */
 export class ResourceQuotaAdmission implements AdmissionPlugin {
+  /** The namespaces' quotas, as upstream's `quotaAccessor` reads them (live-lookup.ts). */
+  private readonly lookup: LiveLookup;
+
   constructor(
     private readonly quotas: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.lookup = new LiveLookup(clock);
+  }
 
   /**
    * Checks and charges the create of `obj` (of `gr`, already validated) against its namespace's quotas.
@@ -52,9 +58,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
   async validateCreate(obj: KubeObject, gr: GroupResource, dryRun: boolean): Promise<void> {
     const namespace = obj.metadata?.namespace;
     if (!namespace) return;
-    // The cache must hold every quota write committed before this request (a quota just created or counted).
-    await this.quotas.waitForResourceVersion('');
-    const candidates = (this.quotas.cachedObjects(namespace) as unknown as ResourceQuota[])
+    const candidates = ((await this.lookup.objectsIn(this.quotas, namespace)) as unknown as ResourceQuota[])
       .filter((rq) => Object.keys(rq.status?.hard ?? {}).length > 0)
       .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
     if (candidates.length === 0) return;

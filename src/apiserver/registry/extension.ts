@@ -105,7 +105,7 @@ export interface StorageExtension {
    * Priority and DefaultTolerationSeconds plugins for pods); `namespace` is the request's (the
    * object's own may not be set yet). May throw a StatusError.
    */
-  mutateCreate?: (obj: KubeObject, namespace: string) => void;
+  mutateCreate?: (obj: KubeObject, namespace: string) => void | Promise<void>;
   /**
    * Validating admission of this kind's objects, run after the strategy's validation passed and before
    * the write, on creates (`old` undefined) and updates of the main resource, dry runs included (where

@@ -157,6 +157,16 @@ export abstract class StoreCore {
   protected readonly apiVersion: string;
   /** The served versions other than the stored one, by apiVersion (see {@link addView}). */
   readonly views = new Map<string, StoreView>();
+  /** Writes this store has begun (creates and updates), for readers that must notice new objects early. */
+  private writesStarted = 0;
+
+  /**
+   * How many writes this store has begun: a reader that found no objects in the cache can tell
+   * whether a write has started since (admission/live-lookup.ts), before the cache shows it.
+   */
+  get writeCount(): number {
+    return this.writesStarted;
+  }
 
   constructor(protected readonly opts: StoreOptions) {
     this.strategy = opts.strategy;
@@ -270,6 +280,7 @@ export abstract class StoreCore {
    * @throws StorageError as the backend's create and update
    */
   protected async write(key: string, obj: KubeObject, rev: number | undefined): Promise<KeyValue> {
+    this.writesStarted++;
     const json = encodeForStorage(obj);
     this.opts.cache.expectWrite(key, json, obj);
     try {

@@ -132,12 +132,8 @@ export abstract class WriteStore extends ReadStore {
     if (this.strategy.info.namespaced && this.opts.admitCreate) {
       await this.opts.admitCreate(namespace ?? '', meta.name ?? meta.generateName ?? '', this.gr);
     }
-    if (this.extension.mutateCreate) {
-      // Mutating admission reads other kinds from their caches (LimitRanges, PriorityClasses): a
-      // LimitRange created just before this pod must already apply to it.
-      await this.cacheCaughtUp();
-      this.extension.mutateCreate(obj, namespace ?? '');
-    }
+    // Mutating admission reads other kinds from their caches (admission/live-lookup.ts).
+    await this.extension.mutateCreate?.(obj, namespace ?? '');
     const generate = !meta.name && !!meta.generateName;
     const attempts = generate ? MAX_NAME_GENERATION_ATTEMPTS : 1;
     for (let i = 1; ; i++) {

@@ -20,7 +20,8 @@
 import { PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES } from '../../../api/catalogue/index.js';
 import type { PersistentVolumeClaim, StorageClass } from '../../../api/index.js';
 import { admitDefaultStorageClass } from '../../admission/default-storage-class.js';
-import { admitLimitRangerClaim, limitRangesOf } from '../../admission/limit-ranger.js';
+import { admitLimitRangerClaim, limitRangesFor, limitRangesOf } from '../../admission/limit-ranger.js';
+import { LiveLookup } from '../../admission/live-lookup.js';
 import { admitPersistentVolumeClaimProtection } from '../../admission/storage-object-in-use-protection.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
@@ -55,13 +56,14 @@ function enforceDataSourceBackwardsCompatibility(spec: ClaimSpec, old: ClaimSpec
  * are not served), StorageObjectInUseProtection, then LimitRanger's claim checks, which also apply
  * to updates.
  */
-function persistentVolumeClaimStorage({ storeOf }: StorageContext): StorageExtension {
+function persistentVolumeClaimStorage({ storeOf, clock }: StorageContext): StorageExtension {
+  const limitRanges = new LiveLookup(clock);
   return {
-    mutateCreate: (pvc, namespace) => {
+    mutateCreate: async (pvc, namespace) => {
       const classes = storeOf(STORAGE_CLASSES.group, STORAGE_CLASSES.resource)?.cachedObjects() ?? [];
       admitDefaultStorageClass(pvc, classes as unknown as StorageClass[]);
       admitPersistentVolumeClaimProtection(pvc);
-      admitLimitRangerClaim(pvc, limitRangesOf(storeOf, namespace));
+      admitLimitRangerClaim(pvc, await limitRangesFor(limitRanges, storeOf, namespace));
     },
     // LimitRanger checks updates of claims too (a resize past the max), not only creates.
     validateAdmission: (pvc, old) => {

@@ -11,7 +11,8 @@ import type { Pod, PriorityClass } from '../../../api/index.js';
 import { podLog } from './pod-logs.js';
 import { evictPod } from './eviction.js';
 import { admitPodCreate, type PriorityClassLookup } from '../../admission/pod-admission.js';
-import { admitLimitRangerPod, limitRangesOf } from '../../admission/limit-ranger.js';
+import { admitLimitRangerPod, limitRangesFor } from '../../admission/limit-ranger.js';
+import { LiveLookup } from '../../admission/live-lookup.js';
 import { SYSTEM_PRIORITY_CLASSES } from './priorityclasses.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import { clone, metaOf } from '../generic/objects.js';
@@ -36,10 +37,11 @@ function priorityClasses(storeOf: StorageContext['storeOf']): PriorityClassLooku
  * PodDisruptionBudgets; both answer 201), `/log` (text computed from the simulated container: pod-logs.ts).
  */
 export function podStorage({ store, clock, storeOf }: StorageContext): StorageExtension {
+  const limitRanges = new LiveLookup(clock);
   return {
-    mutateCreate: (pod, namespace) => {
+    mutateCreate: async (pod, namespace) => {
       // LimitRanger runs before Priority and DefaultTolerationSeconds, as in kube-apiserver's plugin order.
-      admitLimitRangerPod(pod, limitRangesOf(storeOf, namespace));
+      admitLimitRangerPod(pod, await limitRangesFor(limitRanges, storeOf, namespace));
       admitPodCreate(pod, priorityClasses(storeOf));
     },
     subresources: {
