@@ -26,7 +26,8 @@ import { FakeClock, realClock } from '../../src/util/clock/index.js';
 import { SeededRand } from '../../src/util/random/index.js';
 import { deleteAt, fieldPaths, jsonPointer, mergePatchFor, setAt, type FieldPath } from './model.js';
 import type { FuzzCase, Mutation } from './arbitraries.js';
-import { SEED_NAMES, SEEDS } from './seeds.js';
+import { SEED_NAMES, SEED_NAMESPACES, SEEDS } from './seeds.js';
+import { newClientset } from '../../src/client/index.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -112,6 +113,8 @@ export class FuzzServer {
       api = await ApiServer.create({ backend, strategies: servedStrategies, clock, rand });
     }
     const server = await startHttpServer(api, { host: '127.0.0.1', port: 0, clock, logger: silent });
+    const client = newClientset(api.inProcessTransport());
+    for (const name of new Set(Object.values(SEED_NAMESPACES))) await client.core.namespaces().create({ metadata: { name } });
     return new FuzzServer(mode, api, server, clock, plane, backend);
   }
 
@@ -143,7 +146,7 @@ export class FuzzServer {
     const t = this.targets[c.resource % this.targets.length] as Target;
     const seq = this.seq++;
     const name = SEED_NAMES[t.key]?.(seq) ?? `fz${seq}`;
-    const ns = t.strategy.info.namespaced ? 'default' : undefined;
+    const ns = t.strategy.info.namespaced ? (SEED_NAMESPACES[t.key] ?? 'default') : undefined;
     const collection = `${t.apiPrefix}${ns ? `/namespaces/${ns}` : ''}/${t.strategy.info.resource}`;
     const item = `${collection}/${name}`;
     // Kinds whose objects cannot be created and then changed (reviews, bindings, component statuses)

@@ -343,6 +343,17 @@ export const SEEDS: Record<string, Record<string, unknown>> = {
 };
 
 /**
+ * Namespaces of their own for the kinds that constrain the other objects of their namespace: a
+ * fuzzed LimitRange (min/max, ratios) or ResourceQuota in `default` would refuse the seeds of pods
+ * and claims there (LimitRanger and ResourceQuota admission), so later cases could not build on them.
+ * The harness creates these namespaces at start; every other namespaced kind uses `default`.
+ */
+export const SEED_NAMESPACES: Record<string, string> = {
+  '/limitranges': 'fuzz-limitranges',
+  '/resourcequotas': 'fuzz-resourcequotas',
+};
+
+/**
  * Names of the n-th case for kinds whose names are not free-form (`fz<n>` otherwise). The harness
  * puts the name's `fz<n>` token in place of the seed's `"fz"` strings, so a CRD's plural and an
  * APIService's group follow their names; IPAddresses are named by their IP in canonical form.

@@ -59,15 +59,17 @@ describe('StatefulSet in the control plane', () => {
 
     // Rolling update: web-2, then web-1, then web-0.
     const cur = await sets.get('web');
-    await sets.update({ ...cur, spec: { ...cur.spec!, template: { ...cur.spec!.template, spec: { containers: [{ name: 'nginx', image: 'nginx:1.28' }] } } } });
+    const updated = await sets.update({ ...cur, spec: { ...cur.spec!, template: { ...cur.spec!.template, spec: { containers: [{ name: 'nginx', image: 'nginx:1.28' }] } } } });
     const order: string[] = [];
     await stepUntil(clock, 'rolled out', async () => {
       for (const p of await pods(cp)) {
         const name = p.metadata?.name ?? '';
         if (p.spec?.containers[0]?.image === 'nginx:1.28' && !order.includes(name)) order.push(name);
       }
+      // As `kubectl rollout status`: the status must be of the new generation, else the old one's
+      // "3 updated, current = update revision" passes before the controller has seen the change.
       const s = (await sets.get('web')).status;
-      return s?.updatedReplicas === 3 && s.readyReplicas === 3 && s.currentRevision === s.updateRevision;
+      return (s?.observedGeneration ?? 0) >= (updated.metadata?.generation ?? 0) && s?.updatedReplicas === 3 && s.readyReplicas === 3 && s.currentRevision === s.updateRevision;
     });
     assert.deepEqual(order, ['web-2', 'web-1', 'web-0']);
 
