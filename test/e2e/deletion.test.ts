@@ -6,7 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startKubeplane, eventually, removeDataDir, type Kubeplane } from './harness.js';
+import { deploymentYaml, startKubeplane, eventually, removeDataDir, type Kubeplane } from './harness.js';
 
 interface Obj {
   metadata: { name: string; uid: string; ownerReferences?: { uid: string; kind: string; name: string }[]; deletionTimestamp?: string; finalizers?: string[] };
@@ -15,29 +15,6 @@ interface Obj {
 }
 interface List {
   items: Obj[];
-}
-
-/** A Deployment manifest; the same name/selector/template gives the same pod-template-hash. */
-function deploymentYaml(name: string, replicas: number, namespace = 'default'): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  namespace: ${namespace}
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels:
-      app: ${name}
-  template:
-    metadata:
-      labels:
-        app: ${name}
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.27
-`;
 }
 
 const names = (l: List): string[] => l.items.map((o) => o.metadata.name).sort();

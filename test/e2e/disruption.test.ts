@@ -6,7 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startKubeplane, eventually, httpRequest, removeDataDir, type Kubeplane } from './harness.js';
+import { deploymentYaml, startKubeplane, eventually, httpRequest, removeDataDir, type Kubeplane } from './harness.js';
 
 interface Pod {
   metadata: { name: string; deletionTimestamp?: string };
@@ -15,27 +15,6 @@ interface Pod {
 }
 interface List {
   items: Pod[];
-}
-
-function deploymentYaml(name: string, replicas: number): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels:
-      app: ${name}
-  template:
-    metadata:
-      labels:
-        app: ${name}
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.27
-`;
 }
 
 function pdbYaml(name: string, minAvailable: number): string {

@@ -275,3 +275,26 @@ export function kubectlTable(out: string): string[][] {
     .filter((l) => l.trim() !== '')
     .map((l) => l.trim().split(/\s{2,}/));
 }
+
+/** A Deployment manifest of nginx:1.27 labelled `app: <name>`; the same name, selector and template give the same pod-template-hash. */
+export function deploymentYaml(name: string, replicas: number, namespace = 'default'): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: ${namespace}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels:
+      app: ${name}
+  template:
+    metadata:
+      labels:
+        app: ${name}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+`;
+}
