@@ -114,6 +114,9 @@ export class ResourceQuotaController {
     const informer = this.opts.informers.forResource<MetaObject>(desc);
     informer.addEventHandler({
       update: (old, obj) => {
+        // Every pod status write arrives here: look at usage only in namespaces that have a quota
+        // (upstream's replenishQuota checks the namespace's quotas first too).
+        if (this.quotaLister.namespace(obj.metadata?.namespace ?? '').list().length === 0) return;
         const now = this.opts.clock.now();
         if (!resourceListsEqual(objectUsage(gr, old, now), objectUsage(gr, obj, now))) this.replenish(gr, obj);
       },
