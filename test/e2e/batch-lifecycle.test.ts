@@ -1,6 +1,6 @@
 /**
  * The life of batch objects with the real kubectl against the built CLI, past a Job's completion:
- * - a CronJob scheduled every minute creates `<name>-<unix minutes>` with the scheduled-timestamp
+ * - a CronJob's missed run creates `<name>-<unix minutes>` with the scheduled-timestamp
  *   annotation, sets lastScheduleTime / lastSuccessfulTime, and keeps successfulJobsHistoryLimit 1
  *   (two Jobs made at once by `kubectl create job --from=cronjob/…` count in its history: kubectl sets
  *   the CronJob as their controller); a never-firing CronJob keeps failedJobsHistoryLimit 1;
@@ -8,14 +8,15 @@
  *   a finished Job once a TTL is patched in;
  * - `kubectl logs deploy/x` (kubectl picks one pod and says so on stderr) and `kubectl logs -l … --prefix`.
  *
- * The three parts run concurrently, so the wait for the next minute (at most 60 s) is the total.
+ * The three parts run concurrently. The CronJob's last run is set two minutes back through its status,
+ * so its missed run fires at once rather than at the next minute boundary.
  * Expected texts follow kubernetes/kubernetes pkg/controller/cronjob/cronjob_controllerv2.go (events,
  * history order `byJobStartTime` in utils.go) and kubectl's pkg/polymorphichelpers
  * attachablepodforobject.go ("Found N pods, using pod/…").
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatTime } from '../../src/util/clock/index.js';
+import { formatTime, realClock } from '../../src/util/clock/index.js';
 import { startKubeplane, removeDataDir, eventually, type Kubeplane } from './harness.js';
 
 interface Condition {
@@ -90,68 +91,77 @@ describe('CronJob history, TTL cleanup and kubectl logs deploy/… with real kub
       return events;
     }, 10_000);
 
-  test('a CronJob every minute: Job <name>-<minutes> with the scheduled timestamp, status times, successfulJobsHistoryLimit 1', async () => {
+  test("a CronJob's missed run: Job <name>-<minutes> with the scheduled timestamp, status times, successfulJobsHistoryLimit 1", async () => {
     // Suspended until the Jobs made by hand below have started, so that the scheduled one is the
-    // newest whenever the minute turns. The sleep keeps it active long enough to read ACTIVE 1.
-    const manifest = cronJobManifest('every-minute', '* * * * *', jobSpec('tick', 'echo tick; sleep 6'), { suspend: true });
-    assert.equal((await kp.kubectlOk(['apply', '-f', '-'], manifest)).trim(), 'cronjob.batch/every-minute created');
+    // newest when it runs. The sleep keeps it active long enough to read ACTIVE 1.
+    // Hourly at the minute before this one, and as if it had last run the minute before that: its
+    // schedule then has one missed run, which runs at once when unsuspended (no
+    // startingDeadlineSeconds), and the next run is an hour away. The test neither waits for a minute
+    // boundary nor sees a second run. The controller reads the last run from status.lastScheduleTime,
+    // else creationTimestamp (cronjob_controllerv2.go mostRecentScheduleTime). 12:34:56 → schedule
+    // `33 * * * *`, last run 12:32:00, missed run 12:33:00 (a wrap: 12:00:30 → `59 * * * *`, 11:58).
+    const thisMinute = Math.floor(realClock.now() / 60_000) * 60_000;
+    const schedule = `${Math.floor((thisMinute - 60_000) / 60_000) % 60} * * * *`;
+    const manifest = cronJobManifest('hourly', schedule, jobSpec('tick', 'echo tick; sleep 6'), { suspend: true });
+    assert.equal((await kp.kubectlOk(['apply', '-f', '-'], manifest)).trim(), 'cronjob.batch/hourly created');
 
     // Two Jobs made by hand count in the CronJob's history: once both finish, the older is deleted.
-    // Start times have whole seconds; a tie goes to the name, so theirs sort before every-minute-….
-    await kp.kubectlOk(['create', 'job', 'a-by-hand', '--from=cronjob/every-minute']);
-    await kp.kubectlOk(['create', 'job', 'b-by-hand', '--from=cronjob/every-minute']);
+    // Start times have whole seconds; a tie goes to the name, so theirs sort before hourly-….
+    await kp.kubectlOk(['create', 'job', 'a-by-hand', '--from=cronjob/hourly']);
+    await kp.kubectlOk(['create', 'job', 'b-by-hand', '--from=cronjob/hourly']);
     // (a-by-hand finishes with b-by-hand, and may be gone by then: not waited for.)
     await kp.kubectlOk(['wait', '--for=condition=complete', 'job/b-by-hand', '--timeout=30s']);
     await kp.kubectlOk(['wait', '--for=delete', 'job/a-by-hand', '--timeout=30s']);
+    const lastRun = formatTime(thisMinute - 120_000);
+    await kp.kubectlOk(['patch', 'cronjob', 'hourly', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { lastScheduleTime: lastRun } })]);
     assert.equal(
-      (await kp.kubectlOk(['patch', 'cronjob', 'every-minute', '--type=merge', '-p', '{"spec":{"suspend":false}}'])).trim(),
-      'cronjob.batch/every-minute patched',
+      (await kp.kubectlOk(['patch', 'cronjob', 'hourly', '--type=merge', '-p', '{"spec":{"suspend":false}}'])).trim(),
+      'cronjob.batch/hourly patched',
     );
 
-    // The scheduled Job: at the next minute boundary (at most 60 s away), or at once for a minute
-    // that turned while suspended (no startingDeadlineSeconds: a missed run still runs).
+    // The scheduled Job: the missed run, at once.
     const scheduled = await eventually(
-      'the scheduled Job of every-minute',
-      async () => (await ownedJobs('every-minute')).find((j) => j.metadata.annotations?.[SCHEDULED_ANNOTATION] !== undefined),
-      65_000,
+      'the scheduled Job of hourly',
+      async () => (await ownedJobs('hourly')).find((j) => j.metadata.annotations?.[SCHEDULED_ANNOTATION] !== undefined),
+      10_000,
     );
     const name = scheduled.metadata.name;
-    const m = /^every-minute-(\d+)$/.exec(name);
+    const m = /^hourly-(\d+)$/.exec(name);
     assert.ok(m, `scheduled Job name ${name}`);
     const scheduledTime = formatTime(Number(m[1]) * 60_000);
     assert.equal(scheduled.metadata.annotations?.[SCHEDULED_ANNOTATION], scheduledTime);
-    const active = await eventually('every-minute active', async () => {
-      const cj = await kp.kubectlJson<CronJob>(['get', 'cronjob', 'every-minute']);
+    const active = await eventually('hourly active', async () => {
+      const cj = await kp.kubectlJson<CronJob>(['get', 'cronjob', 'hourly']);
       return cj.status.active?.length ? cj : undefined;
     }, 10_000);
     assert.deepEqual(active.status.active?.map((r) => r.name), [name]);
     assert.equal(active.status.lastScheduleTime, scheduledTime);
-    assert.match(await kp.kubectlOk(['get', 'cj', 'every-minute']), /^NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE\nevery-minute\s+\* \* \* \* \*\s+<none>\s+False\s+1\s+\d+s\s+\d+s\n$/);
+    assert.match(await kp.kubectlOk(['get', 'cj', 'hourly']), /^NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE\nhourly\s+\d+ \* \* \* \*\s+<none>\s+False\s+1\s+(?:\d+s|\d+m(?:\d+s)?)\s+\d+s\n$/);
 
     assert.equal((await kp.kubectlOk(['wait', '--for=condition=complete', `job/${name}`, '--timeout=30s'])).trim(), `job.batch/${name} condition met`);
     // Now b-by-hand is the older of two successful Jobs.
     await kp.kubectlOk(['wait', '--for=delete', 'job/b-by-hand', '--timeout=30s']);
     const completionTime = (await kp.kubectlOk(['get', 'job', name, '-o', 'jsonpath={.status.completionTime}'])).trim();
-    const done = await eventually(`every-minute inactive, lastSuccessfulTime ${completionTime}`, async () => {
-      const cj = await kp.kubectlJson<CronJob>(['get', 'cronjob', 'every-minute']);
+    const done = await eventually(`hourly inactive, lastSuccessfulTime ${completionTime}`, async () => {
+      const cj = await kp.kubectlJson<CronJob>(['get', 'cronjob', 'hourly']);
       return !cj.status.active?.length && cj.status.lastSuccessfulTime === completionTime ? cj : undefined;
     }, 10_000);
     assert.equal(done.status.lastScheduleTime, scheduledTime);
-    const left = await ownedJobs('every-minute');
+    const left = await ownedJobs('hourly');
     assert.deepEqual(names(left), [name]);
     assert.equal(finished(left[0]!), 'Complete');
     assert.match(await kp.kubectlOk(['get', 'jobs', name]), new RegExp(`^NAME\\s+STATUS\\s+COMPLETIONS\\s+DURATION\\s+AGE\\n${name}\\s+Complete\\s+1/1\\s+\\d+s\\s+\\d+s\\n$`));
-    assert.match(await kp.kubectlOk(['get', 'cj', 'every-minute']), /\nevery-minute\s+\* \* \* \* \*\s+<none>\s+False\s+0\s+\d+s\s+\d+s\n$/);
+    assert.match(await kp.kubectlOk(['get', 'cj', 'hourly']), /\nhourly\s+\d+ \* \* \* \*\s+<none>\s+False\s+0\s+(?:\d+s|\d+m(?:\d+s)?)\s+\d+s\n$/);
     assert.equal(await kp.kubectlOk(['logs', `job/${name}`]), 'tick\n');
 
-    await expectCronJobEvents('every-minute', [
+    await expectCronJobEvents('hourly', [
       'Warning UnexpectedJob: Saw a job that the controller did not create or forgot: a-by-hand',
       'Normal SuccessfulDelete: Deleted job a-by-hand',
       `Normal SuccessfulCreate: Created job ${name}`,
       `Normal SawCompletedJob: Saw completed job: ${name}, condition: Complete`,
       'Normal SuccessfulDelete: Deleted job b-by-hand',
     ]);
-    const described = await kp.kubectlOk(['describe', 'cronjob', 'every-minute']);
+    const described = await kp.kubectlOk(['describe', 'cronjob', 'hourly']);
     assert.match(described, new RegExp(`Normal\\s+SuccessfulCreate\\s+\\S+\\s+cronjob-controller\\s+Created job ${name}\\n`));
     assert.match(described, /Normal\s+SuccessfulDelete\s+\S+\s+cronjob-controller\s+Deleted job b-by-hand\n/);
     assert.match(described, new RegExp(`Last Schedule Time:\\s+\\w{3}, \\d\\d \\w{3} \\d{4} \\d\\d:${scheduledTime.slice(14, 16)}:00 \\+0000\\n`));
