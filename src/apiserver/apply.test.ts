@@ -210,6 +210,49 @@ describe('server-side apply: create, ownership, conflicts', () => {
   });
 });
 
+describe('create-on-apply goes through create admission (handlers/patch.go: admission with operation CREATE when nothing is stored)', () => {
+  const PODS: Endpoint = { group: '', version: 'v1', resource: 'pods', namespace: 'default' };
+  const podConfig = (name: string, namespace = 'default', resources: Record<string, unknown> = {}): Record<string, unknown> => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace },
+    spec: { containers: [{ name: 'c', image: 'nginx', resources }] },
+  });
+
+  test('into a namespace that does not exist: 404, as a POST (NamespaceLifecycle)', async () => {
+    const t = await server();
+    await rejectsWithStatus(apply(t, { ...CONFIGMAPS, namespace: 'nope' }, 'cm', { ...testConfigMap, metadata: { name: 'cm', namespace: 'nope' } }), 404, 'namespaces "nope" not found');
+  });
+
+  test('a pod gets priority and the default tolerations (Priority, DefaultTolerationSeconds); an unknown class is 403', async () => {
+    const t = await server();
+    const created = obj(await apply(t, PODS, 'p', podConfig('p')));
+    const spec = created.spec as { priority?: number; preemptionPolicy?: string; tolerations?: { key: string; tolerationSeconds?: number }[] };
+    assert.equal(spec.priority, 0);
+    assert.equal(spec.preemptionPolicy, 'PreemptLowerPriority');
+    assert.deepEqual(spec.tolerations?.map((x) => `${x.key} ${x.tolerationSeconds}`), ['node.kubernetes.io/not-ready 300', 'node.kubernetes.io/unreachable 300']);
+    const withClass = { ...podConfig('q'), spec: { priorityClassName: 'missing', containers: [{ name: 'c', image: 'nginx' }] } };
+    await rejectsWithStatus(apply(t, PODS, 'q', withClass), 403, 'pods "q" is forbidden: no PriorityClass with name missing was found');
+    // An apply that updates is no create: the plugins stay out of it.
+    const again = obj(await apply(t, PODS, 'p', { ...podConfig('p'), metadata: { name: 'p', namespace: 'default', labels: { a: 'b' } } }));
+    assert.deepEqual(again.metadata?.labels, { a: 'b' });
+  });
+
+  test('a LimitRange default is set, and a quota refuses what it would exceed', async () => {
+    const t = await server();
+    const LIMITS: Endpoint = { group: '', version: 'v1', resource: 'limitranges', namespace: 'default' };
+    const QUOTAS: Endpoint = { group: '', version: 'v1', resource: 'resourcequotas', namespace: 'default' };
+    await send(t, LIMITS, { verb: 'create', body: { metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', defaultRequest: { cpu: '100m' }, default: { cpu: '200m' } }] } } });
+    const created = obj(await apply(t, PODS, 'p', podConfig('p')));
+    const container = (created.spec as { containers: { resources?: unknown }[] }).containers[0];
+    assert.deepEqual(container?.resources, { limits: { cpu: '200m' }, requests: { cpu: '100m' } });
+    assert.equal(created.metadata?.annotations?.['kubernetes.io/limit-ranger'], 'LimitRanger plugin set: cpu request for container c; cpu limit for container c');
+    const q = obj(await send(t, QUOTAS, { verb: 'create', body: { metadata: { name: 'q' }, spec: { hard: { pods: '1' } } } }));
+    await send(t, QUOTAS, { verb: 'update', name: 'q', subresource: 'status', body: { ...q, status: { hard: { pods: '1' }, used: { pods: '1' } } } });
+    await rejectsWithStatus(apply(t, PODS, 'p2', podConfig('p2')), 403, 'pods "p2" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1');
+  });
+});
+
 describe('client-side to server-side apply (TestUpgradeClientSideToServerSideApply, lastappliedmanager.go)', () => {
   test('kubectl may take the fields whose live value is still the last-applied one; others conflict', async () => {
     const t = await server();

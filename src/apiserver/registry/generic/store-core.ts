@@ -210,7 +210,7 @@ export abstract class StoreCore {
 
   /**
    * storage `GuaranteedUpdate`: reads the current state (the cache first, storage after a failure
-   * on possibly stale data), runs `tryUpdate`, and writes with compare-and-swap on the revision it
+   * on possibly stale data), runs `tryUpdate` (which may be async), and writes with compare-and-swap on the revision it
    * read, retrying with the state storage returns on conflict. An update that changes nothing
    * is not written (no new resourceVersion). Returns the stored (or, dry-run, would-be) object, frozen.
    */
@@ -218,7 +218,7 @@ export abstract class StoreCore {
     key: string,
     name: string,
     opts: { dryRun: boolean; ignoreNotFound: boolean; preconditions?: Preconditions },
-    tryUpdate: (existing: KubeObject | undefined) => Outcome,
+    tryUpdate: (existing: KubeObject | undefined) => Outcome | Promise<Outcome>,
   ): Promise<KubeObject> {
     let state = await this.loadState(key, false);
     for (;;) {
@@ -226,7 +226,9 @@ export abstract class StoreCore {
       try {
         if (!state.obj && !opts.ignoreNotFound) throw newNotFound(this.gr, name);
         if (state.obj && opts.preconditions) this.checkPreconditions(state.obj, opts.preconditions, name);
-        outcome = tryUpdate(state.obj);
+        const tried = tryUpdate(state.obj);
+        // Only a create-on-update awaits (its admission reads other kinds); updates stay synchronous.
+        outcome = tried instanceof Promise ? await tried : tried;
       } catch (err) {
         if (state.fresh) throw err;
         const fresh = await this.loadState(key, true);

@@ -20,7 +20,7 @@ import { applyPatch, checkDuplicateKeys, checkPatchType } from './patch.js';
 import { FieldManagers } from './field-managers.js';
 import { managerOrUserAgent } from '../../../machinery/managedfields/index.js';
 import { rootTypeName } from '../../../api/schema/index.js';
-import { MAX_NAME_GENERATION_ATTEMPTS, tryDecode, keepAllButStatus, type Query, type UpdateMode, type StoreView, type WriteResult, type Preconditions } from './store-core.js';
+import { MAX_NAME_GENERATION_ATTEMPTS, tryDecode, keepAllButStatus, type Query, type UpdateMode, type StoreView, type WriteResult, type Preconditions, type Outcome } from './store-core.js';
 import { ReadStore } from './store-read.js';
 
 /**
@@ -129,11 +129,7 @@ export abstract class WriteStore extends ReadStore {
     this.strategy.defaults(decoded);
     const obj = this.trackUpdate(view, '', undefined, decoded, managerOrUserAgent(fieldManager, userAgent));
     const meta = metaOf(obj);
-    if (this.strategy.info.namespaced && this.opts.admitCreate) {
-      await this.opts.admitCreate(namespace ?? '', meta.name ?? meta.generateName ?? '', this.gr);
-    }
-    // Mutating admission reads other kinds from their caches (admission/live-lookup.ts).
-    await this.extension.mutateCreate?.(obj, namespace ?? '');
+    await this.admitCreateBody(obj, namespace, meta.name ?? meta.generateName ?? '');
     const generate = !meta.name && !!meta.generateName;
     const attempts = generate ? MAX_NAME_GENERATION_ATTEMPTS : 1;
     for (let i = 1; ; i++) {
@@ -145,6 +141,17 @@ export abstract class WriteStore extends ReadStore {
         if (i >= attempts || !isAlreadyExists(err)) throw err;
       }
     }
+  }
+
+  /**
+   * The create admission that comes before the strategy: the namespace must exist and not be
+   * terminating (NamespaceLifecycle; `name` is the object's name for its error), then the kind's
+   * mutating admission changes `obj` in place, reading other kinds from their caches
+   * (admission/live-lookup.ts). Throws the plugins' StatusErrors.
+   */
+  private async admitCreateBody(obj: KubeObject, namespace: string | undefined, name: string): Promise<void> {
+    if (this.strategy.info.namespaced && this.opts.admitCreate) await this.opts.admitCreate(namespace ?? '', name, this.gr);
+    await this.extension.mutateCreate?.(obj, namespace ?? '');
   }
 
   protected async createOnce(namespace: string | undefined, obj: KubeObject, dryRun: boolean): Promise<KubeObject> {
@@ -476,20 +483,29 @@ export abstract class WriteStore extends ReadStore {
     };
     let result: KubeObject;
     try {
+      // A create through PUT or apply goes through create admission as a POST does (upstream's
+      // update.go/patch.go run the admission chain with operation CREATE when there is no object):
+      // the namespace must exist, and mutating plugins (Priority, LimitRanger, …) and the quota run.
+      const createAttempt = async (obj: KubeObject): Promise<Outcome> => {
+        if (mode === 'main') await this.admitCreateBody(obj, namespace, name);
+        begin(obj, undefined);
+        created = true;
+        this.fillSystemFields(obj);
+        this.beforeCreate(obj, namespace);
+        if (mode === 'main') {
+          this.extension.validateAdmission?.(obj, undefined);
+          await this.opts.validateCreate?.(obj, this.gr, dryRun);
+        }
+        attemptWarnings = this.strategy.warningsOnCreate?.(obj) ?? [];
+        delete metaOf(obj).resourceVersion;
+        return { action: 'write', obj };
+      };
       result = await this.guaranteedUpdate(key, name, { dryRun, ignoreNotFound: allowCreate, ...(preconditions ? { preconditions } : {}) }, (existing) => {
         if (!existing && !allowCreate) throw newNotFound(this.gr, name);
         const obj = updatedObject(existing);
+        if (!existing) return createAttempt(obj);
         const meta = metaOf(obj);
         begin(obj, existing);
-        if (!existing) {
-          created = true;
-          this.fillSystemFields(obj);
-          this.beforeCreate(obj, namespace);
-          if (mode === 'main') this.extension.validateAdmission?.(obj, undefined);
-          attemptWarnings = this.strategy.warningsOnCreate?.(obj) ?? [];
-          delete meta.resourceVersion;
-          return { action: 'write', obj };
-        }
         created = false;
         const existingRV = existing.metadata?.resourceVersion ?? '';
         const newRV = meta.resourceVersion ?? '';
