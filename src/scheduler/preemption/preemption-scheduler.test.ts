@@ -71,6 +71,22 @@ describe('Scheduler preemption', () => {
     await s.stop();
   });
 
+  test('a higher-priority preemptor takes the node over: the lower-priority nominee loses its nomination', async () => {
+    const s = await startScheduler([makeNode('n1', { cpu: '1' }), bound('victim', 'n1', '800m', 0), pending('mid', '500m', 500)]);
+    const pods = s.client.core.pods('default');
+    await s.settle(async () => (await pods.get('mid')).status?.nominatedNodeName === 'n1');
+    assert.equal(s.scheduler.nominator.nominatedNodeOf('uid-mid'), 'n1');
+    // 900m fits n1 only without the victim and without mid's claim (lower priority: not counted).
+    await pods.create({ ...pending('high', '900m', 0), spec: { ...pending('high', '900m', 0).spec!, priority: undefined, priorityClassName: 'system-cluster-critical' } });
+    await s.settle(async () => (await pods.get('high')).status?.nominatedNodeName === 'n1');
+    await s.settle(async () => (await pods.get('mid')).status?.nominatedNodeName === undefined);
+    await s.settle(() => Promise.resolve(s.scheduler.nominator.nominatedNodeOf('uid-mid') === undefined));
+    await pods.delete('victim', { gracePeriodSeconds: 0 });
+    await s.settle(async () => (await pods.get('high')).spec?.nodeName === 'n1', 500);
+    assert.equal((await pods.get('mid')).spec?.nodeName, undefined);
+    await s.stop();
+  });
+
   test('the node whose victims violate no PodDisruptionBudget is chosen', async () => {
     const pdb: PodDisruptionBudget = {
       apiVersion: 'policy/v1',
