@@ -452,7 +452,8 @@ export class Scheduler {
       nominating = result.nominatingInfo;
     }
     const err = new FitError(podInfo, allNodes.length, statuses, preFilterMsg, postFilterMsg);
-    if (nominating) this.nominator.addNominatedPod(current, nominating);
+    // A pod deleted or bound meanwhile is not nominated (its delete or bind event has passed already).
+    if (nominating && latest?.metadata?.uid === podInfo.uid && !latest.spec?.nodeName) this.nominator.addNominatedPod(current, nominating);
     this.queue.addUnschedulableIfNotPresent({ ...q, unschedulablePlugins: plugins }, cycle, true);
     this.reportFailure(current, 'Unschedulable', err.message, nominating);
   }
