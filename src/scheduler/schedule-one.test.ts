@@ -2,15 +2,36 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SeededRand } from '../util/random/index.js';
 import { SchedulerCache } from './cache.js';
-import { defaultFilterPlugins, defaultScorePlugins } from './plugins/index.js';
+import type { PodDisruptionBudget } from '../api/index.js';
+import type { Lister } from '../informers/index.js';
+import { FakeClock } from '../util/clock/index.js';
+import { newProfile } from './framework.js';
+import { CycleState, defaultFilterPlugins, defaultScorePlugins } from './plugins/index.js';
+import { DefaultPreemption } from './preemption/default-preemption.js';
 import { FitError, findNodesThatFitPod, numFeasibleNodesToFind, prioritizeNodes, selectHost } from './schedule-one.js';
 import { makeNode, makePod, nodeInfo, podInfo } from './testing/fixtures.js';
 
-/** Schedules `pod` against the cache (assuming it) and returns the node name, or the FitError. */
+/**
+ * Schedules `pod` against the cache (assuming it) and returns the node name, or the FitError with
+ * the DefaultPreemption PostFilter's message (no API calls: these tests have nothing to evict).
+ */
 function scheduleInto(cache: SchedulerCache, pod: ReturnType<typeof makePod>, rand = new SeededRand(7)): string | FitError {
   const info = podInfo(pod);
-  const { feasible, statuses } = findNodesThatFitPod(info, cache.nodes(), 0, defaultFilterPlugins);
-  if (feasible.length === 0) return new FitError(info, cache.nodes().length, statuses);
+  const state = new CycleState();
+  const { feasible, statuses } = findNodesThatFitPod(info, cache.nodes(), 0, defaultFilterPlugins, state);
+  if (feasible.length === 0) {
+    const preemption = new DefaultPreemption({
+      client: undefined as never,
+      recorder: undefined as never,
+      clock: new FakeClock(),
+      rand,
+      pdbLister: { list: () => [] } as unknown as Lister<PodDisruptionBudget>,
+      nominated: () => [],
+      getNodeInfo: (n) => cache.getNodeInfo(n),
+    });
+    const post = cache.nodes().length > 0 ? preemption.postFilter(newProfile(defaultFilterPlugins), state, info, statuses, cache.nodes()).message : undefined;
+    return new FitError(info, cache.nodes().length, statuses, undefined, post);
+  }
   const host = selectHost(feasible, prioritizeNodes(info, feasible, defaultScorePlugins), rand);
   cache.assumePod(info, host.name);
   return host.name;
@@ -98,7 +119,8 @@ describe('FitError message', () => {
     const cache = new SchedulerCache();
     cache.addOrUpdateNode(makeNode('a', { cpu: '1' }));
     const err = scheduleInto(cache, makePod('big', { requests: { cpu: '2' }, spec: { preemptionPolicy: 'Never' } }));
-    assert.equal((err as FitError).message, '0/1 nodes are available: 1 Insufficient cpu. not eligible due to preemptionPolicy=Never.');
+    // defaultpreemption PostFilter prefixes every message with "preemption: ".
+    assert.equal((err as FitError).message, '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.');
   });
 
   test('no nodes at all', () => {

@@ -11,6 +11,7 @@
 import type { Rand } from '../util/random/index.js';
 import type { NodeInfo, PodInfo } from './node-info.js';
 import { errorMessage } from '../machinery/errors/index.js';
+import { runFilterPluginsWithNominatedPods, type NominatedPodsForNode, type PreFilterExtensions } from './framework.js';
 import { CycleState, type FilterPlugin, type FilterStatus, type ScorePlugin } from './plugins/index.js';
 
 /** Below this many nodes every node is checked (upstream `minFeasibleNodesToFind`). */
@@ -38,44 +39,42 @@ export class FitError extends Error {
     readonly statuses: ReadonlyMap<string, FilterStatus>,
     /** The rejecting PreFilter status's message, when PreFilter (not Filter) rejected the pod. */
     readonly preFilterMsg?: string,
+    /** What PostFilter (preemption) said, appended after the reasons (upstream `Diagnosis.PostFilterMsg`). */
+    readonly postFilterMsg?: string,
   ) {
-    super(fitErrorMessage(pod, numAllNodes, statuses, preFilterMsg));
+    super(fitErrorMessage(numAllNodes, statuses, preFilterMsg, postFilterMsg));
     this.name = 'FitError';
   }
 }
 
-/** Counts reasons across nodes and renders "N reason" items sorted as strings, as upstream does. */
-function histogram(reasonsPerNode: Iterable<readonly string[]>): string {
+/**
+ * Counts reasons across nodes and renders "N reason" items sorted as strings, as upstream's
+ * `sortReasonsHistogram` does; `absent` more nodes count as `absentReason` (upstream
+ * `NodeToStatus.SetAbsentNodesStatus`).
+ */
+export function reasonsHistogram(reasonsPerNode: Iterable<readonly string[]>, absent = 0, absentReason = ''): string {
   const counts = new Map<string, number>();
   for (const reasons of reasonsPerNode) for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+  if (absent > 0) counts.set(absentReason, (counts.get(absentReason) ?? 0) + absent);
   return [...counts].map(([r, n]) => `${n} ${r}`).sort().join(', ');
 }
 
 /**
- * `0/3 nodes are available: 1 node(s) had untolerated taint {k: v}, 2 Insufficient cpu. preemption:
- * 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found
- * for incoming pod.` — the second half is what upstream's DefaultPreemption PostFilter reports when
- * it finds nothing to evict (kubeplane never preempts): nodes rejected as UnschedulableAndUnresolvable
- * cannot be helped; for the others, no victims. A pod with `preemptionPolicy: Never` gets
- * `not eligible due to preemptionPolicy=Never.` instead (defaultpreemption `PodEligibleToPreemptOthers`).
+ * Upstream `FitError.Error()`: `0/3 nodes are available: 1 node(s) had untolerated taint {k: v}, 2
+ * Insufficient cpu.` followed by the PostFilter (preemption) message, e.g. ` preemption: 0/3 nodes are
+ * available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming
+ * pod.` (see preemption/default-preemption.ts). Nothing follows when preemption succeeded.
  *
  * When a PreFilter plugin rejected the pod, its message replaces the per-node histogram (every node
- * carries that same status, upstream `FitError.Error()` with `Diagnosis.PreFilterMsg`):
- * `0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes
- * are available: 3 Preemption is not helpful for scheduling.`
+ * carries that same status, upstream `Diagnosis.PreFilterMsg`): `0/3 nodes are available: pod has
+ * unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not
+ * helpful for scheduling.`
  */
-export function fitErrorMessage(pod: PodInfo, numAllNodes: number, statuses: ReadonlyMap<string, FilterStatus>, preFilterMsg?: string): string {
+export function fitErrorMessage(numAllNodes: number, statuses: ReadonlyMap<string, FilterStatus>, preFilterMsg?: string, postFilterMsg?: string): string {
   if (numAllNodes === 0) return 'no nodes available to schedule pods';
-  const reasons = preFilterMsg ?? histogram([...statuses.values()].map((s) => s.reasons));
-  let msg = `0/${numAllNodes} nodes are available: ${reasons}.`;
-  if (pod.pod.spec?.preemptionPolicy === 'Never') return `${msg} not eligible due to preemptionPolicy=Never.`;
-  const preemption = histogram(
-    [...statuses.values()].map((s) => [
-      s.code === 'UnschedulableAndUnresolvable' ? 'Preemption is not helpful for scheduling' : 'No preemption victims found for incoming pod',
-    ]),
-  );
-  msg += ` preemption: 0/${statuses.size} nodes are available: ${preemption}.`;
-  return msg;
+  const reasons = preFilterMsg ?? reasonsHistogram([...statuses.values()].map((s) => s.reasons));
+  const msg = `0/${numAllNodes} nodes are available: ${reasons}.`;
+  return postFilterMsg ? `${msg} ${postFilterMsg}` : msg;
 }
 
 export interface FilterResult {
@@ -88,7 +87,9 @@ export interface FilterResult {
 
 /**
  * Runs the filters over the nodes from `start` (wrapping), stopping at numFeasibleNodesToFind. Filters
- * whose PreFilter returned Skip (`state.skipFilterPlugins`) are not run.
+ * whose PreFilter returned Skip (`state.skipFilterPlugins`) are not run. On a node with nominated pods
+ * (`nominated`, preemptors waiting there) the filters run with those of priority ≥ the pod's counted
+ * (see framework.ts `runFilterPluginsWithNominatedPods`); other nodes take the plain loop.
  * @throws Error `running "<plugin>" filter plugin: <message>` when a filter throws (upstream `RunFilterPlugins`).
  */
 export function findNodesThatFitPod(
@@ -97,6 +98,7 @@ export function findNodesThatFitPod(
   start: number,
   filters: readonly FilterPlugin[],
   state: CycleState = new CycleState(),
+  nominated?: { pods: NominatedPodsForNode; preFilterExtensions: readonly PreFilterExtensions[] },
 ): FilterResult {
   const skip = state.skipFilterPlugins;
   const active = skip ? filters.filter((f) => !skip.has(f.name)) : filters;
@@ -104,22 +106,30 @@ export function findNodesThatFitPod(
   const want = numFeasibleNodesToFind(n);
   const feasible: NodeInfo[] = [];
   const statuses = new Map<string, FilterStatus>();
+  const profile = nominated ? { filter: active, preFilterExtensions: nominated.preFilterExtensions } : undefined;
   let processed = 0;
   let current: FilterPlugin | undefined;
   try {
     for (; processed < n && feasible.length < want; processed++) {
       const node = nodes[(start + processed) % n] as NodeInfo;
       let status: FilterStatus | undefined;
-      for (const f of active) {
-        current = f;
-        status = f.filter(pod, node, state);
-        if (status) break;
+      if (profile && nominated && nominated.pods(node.name).length > 0) {
+        current = undefined;
+        status = runFilterPluginsWithNominatedPods(profile, pod, node, state, nominated.pods);
+      } else {
+        for (const f of active) {
+          current = f;
+          status = f.filter(pod, node, state);
+          if (status) break;
+        }
       }
       if (status) statuses.set(node.name, status);
       else feasible.push(node);
     }
   } catch (err) {
-    throw new Error(`running ${JSON.stringify(current?.name ?? '')} filter plugin: ${errorMessage(err)}`, { cause: err });
+    // runFilterPluginsWithNominatedPods wraps its own errors.
+    if (current === undefined) throw err;
+    throw new Error(`running ${JSON.stringify(current.name)} filter plugin: ${errorMessage(err)}`, { cause: err });
   }
   return { feasible, statuses, processed };
 }

@@ -11,9 +11,15 @@
  * Events: Normal `Scheduled` "Successfully assigned <ns>/<pod> to <node>", Warning `FailedScheduling`
  * with the FitError text; a failure also sets the pod's condition PodScheduled=False, reason
  * Unschedulable (or SchedulerError), as upstream's `updatePod` does.
+ *
+ * Preemption: a pod no node fits goes through the DefaultPreemption PostFilter
+ * (preemption/default-preemption.ts); when it evicts victims the pod is nominated to their node
+ * (`status.nominatedNodeName`, written with the condition) and parked until the victims' deletion
+ * moves it back. Nominated pods count on their node when filtering pods of lower or equal priority
+ * (nominator.ts); a pod with a nominated node tries that node first (upstream `evaluateNominatedNode`).
  */
 import { setMaxListeners } from 'node:events';
-import type { KubeObject, Node, Pod, PodCondition } from '../api/index.js';
+import type { KubeObject, Node, Pod, PodCondition, PodStatus } from '../api/index.js';
 import type { Clientset } from '../client/index.js';
 import { EventRecorder, withTypeMeta } from '../client/record/index.js';
 import { DeletedFinalStateUnknown, type Lister, type SharedInformerFactory } from '../informers/index.js';
@@ -22,17 +28,26 @@ import { formatTime, type Clock } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { handleCrash, handleError } from '../util/runtime/index.js';
 import { SchedulerCache } from './cache.js';
-import type { PodInfo } from './node-info.js';
+import { newPodInfo, type NodeInfo, type PodInfo } from './node-info.js';
 import {
   newProfile,
   preBindPreFlight,
+  runFilterPluginsWithNominatedPods,
   runPreBindPlugins,
   runPreFilterPlugins,
   runReservePluginsReserve,
   runReservePluginsUnreserve,
   type Profile,
 } from './framework.js';
-import { CycleState, defaultFilterPlugins, defaultScorePlugins, unresolvable, type Plugin, type ScorePlugin } from './plugins/index.js';
+import {
+  CycleState,
+  defaultFilterPlugins,
+  defaultScorePlugins,
+  unresolvable,
+  type FilterStatus,
+  type Plugin,
+  type ScorePlugin,
+} from './plugins/index.js';
 import { preFilterNodeNames } from './plugins/node-affinity.js';
 import {
   isSchedulableAfterCSINodeChange,
@@ -41,7 +56,9 @@ import {
   VOLUME_BINDING,
   VolumeBinding,
 } from './plugins/volume-binding/index.js';
-import { FitError, findNodesThatFitPod, prioritizeNodes, selectHost } from './schedule-one.js';
+import { PodNominator, type NominatingInfo } from './nominator.js';
+import { DefaultPreemption } from './preemption/default-preemption.js';
+import { FitError, findNodesThatFitPod, prioritizeNodes, selectHost, type FilterResult } from './schedule-one.js';
 import { SchedulingQueue, type QueuedPodInfo } from './scheduling-queue.js';
 
 export interface SchedulerOptions {
@@ -66,6 +83,8 @@ export interface SchedulerOptions {
   volumeBinding?: boolean;
   /** How long PreBind waits for the PV controller to bind a pod's claims, ms (default 600000, upstream bindTimeoutSeconds). */
   bindTimeoutMs?: number;
+  /** Run the DefaultPreemption PostFilter (default true). */
+  preemption?: boolean;
   /** Backoff tuning, ms (defaults 1000 and 10000, upstream's). */
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
@@ -111,6 +130,9 @@ const CYCLES_PER_YIELD = 64;
 export class Scheduler {
   readonly cache = new SchedulerCache();
   readonly queue: SchedulingQueue;
+  /** Pods nominated to nodes by preemption (upstream keeps it in the scheduling queue). */
+  readonly nominator = new PodNominator();
+  private readonly preemption: DefaultPreemption | undefined;
   private readonly client: Clientset;
   private readonly informers: SharedInformerFactory;
   private readonly clock: Clock;
@@ -164,6 +186,19 @@ export class Scheduler {
     this.profile = newProfile(plugins);
     this.scorers = opts.scorePlugins ?? defaultScorePlugins;
     this.podLister = opts.informers.core.pods().lister();
+    this.preemption =
+      opts.preemption === false
+        ? undefined
+        : new DefaultPreemption({
+            client: opts.client,
+            recorder: this.recorder,
+            clock: opts.clock,
+            rand: this.rand,
+            pdbLister: opts.informers.policy.podDisruptionBudgets().lister(),
+            nominated: this.nominator.nominatedPodsForNode,
+            getNodeInfo: (name) => this.cache.getNodeInfo(name),
+            schedulerName: this.schedulerName,
+          });
     this.queue = new SchedulingQueue({
       clock: opts.clock,
       podInitialBackoffMs: opts.podInitialBackoffMs,
@@ -202,6 +237,7 @@ export class Scheduler {
     }
     await Promise.all(this.preBinds);
     await Promise.all(this.binds);
+    await this.preemption?.flush();
     await this.recorder.flush();
   }
 
@@ -259,7 +295,21 @@ export class Scheduler {
 
   private onPodAdd(pod: Pod): void {
     if (isAssignedActive(pod)) this.cache.addOrUpdatePod(pod);
-    else if (isPendingFor(pod, this.schedulerName)) this.queue.add(pod);
+    else if (isPendingFor(pod, this.schedulerName)) {
+      this.queue.add(pod);
+      if (pod.status?.nominatedNodeName) this.nominate(pod, undefined);
+    }
+  }
+
+  /** Records a pod's nomination (a malformed pod is logged and not nominated). */
+  private nominate(pod: Pod, info: NominatingInfo, oldPod?: Pod): void {
+    handleCrash(
+      () => {
+        if (oldPod) this.nominator.updateNominatedPod(oldPod, pod);
+        else this.nominator.addNominatedPod(newPodInfo(pod), info);
+      },
+      { component: 'scheduler', msg: 'Could not record a nominated pod', pod: podKey(pod) },
+    );
   }
 
   private onPodUpdate(oldPod: Pod, newPod: Pod): void {
@@ -267,6 +317,7 @@ export class Scheduler {
     if (isAssignedActive(newPod)) {
       // Bound (by us or anyone): it leaves the queue and counts on its node.
       this.queue.delete(uid);
+      this.nominator.delete(uid);
       this.cache.addOrUpdatePod(newPod);
       return;
     }
@@ -277,15 +328,20 @@ export class Scheduler {
     }
     if (isPendingFor(newPod, this.schedulerName)) {
       // Our own status write on a pod we already assumed must not re-queue it.
-      if (!this.cache.isAssumed(uid)) this.queue.update(newPod);
+      if (!this.cache.isAssumed(uid)) {
+        this.queue.update(newPod);
+        this.nominate(newPod, undefined, oldPod);
+      }
     } else {
       this.queue.delete(uid);
+      this.nominator.delete(uid);
     }
   }
 
   private onPodDelete(pod: Pod): void {
     const uid = pod.metadata?.uid ?? '';
     this.queue.delete(uid);
+    this.nominator.delete(uid);
     this.onAssignedPodGone(uid);
   }
 
@@ -311,31 +367,22 @@ export class Scheduler {
     if (rejected) {
       // Every node carries the PreFilter status, for the preemption summary (upstream SetAbsentNodesStatus).
       const statuses = new Map(allNodes.map((n) => [n.name, rejected] as const));
-      const err = new FitError(podInfo, allNodes.length, statuses, rejected.reasons.join(', '));
-      this.queue.addUnschedulableIfNotPresent({ ...q, unschedulablePlugins: new Set([rejected.plugin]) }, cycle, true);
-      this.reportFailure(podInfo, 'Unschedulable', err.message);
+      const preFilterMsg = rejected.reasons.join(', ');
+      this.handleUnschedulable(q, cycle, state, statuses, new Set([rejected.plugin]), preFilterMsg);
       return;
     }
-    // A pod pinned to named nodes (DaemonSet pods) is filtered against those only (NodeAffinity PreFilter).
-    const pinned = preFilterNodeNames(podInfo);
-    const nodes = pinned ? [...pinned].map((n) => this.cache.getNodeInfo(n)).filter((ni): ni is NonNullable<typeof ni> => ni?.node !== undefined) : allNodes;
-    const { feasible, statuses, processed } = findNodesThatFitPod(podInfo, nodes, pinned ? 0 : this.nextStartNodeIndex, this.profile.filter, state);
-    if (!pinned) this.nextStartNodeIndex = nodes.length === 0 ? 0 : (this.nextStartNodeIndex + processed) % nodes.length;
+    const { feasible, statuses } = this.findFeasibleNodes(podInfo, allNodes, state);
     if (feasible.length === 0) {
-      if (pinned) {
-        for (const n of allNodes) if (!statuses.has(n.name)) statuses.set(n.name, unresolvable('NodeAffinity', "node(s) didn't satisfy plugin(s) [NodeAffinity]"));
-      }
-      const err = new FitError(podInfo, allNodes.length, statuses);
       const plugins = new Set<string>();
       for (const st of statuses.values()) plugins.add(st.plugin);
-      this.queue.addUnschedulableIfNotPresent({ ...q, unschedulablePlugins: plugins }, cycle, true);
-      this.reportFailure(podInfo, 'Unschedulable', err.message);
+      this.handleUnschedulable(q, cycle, state, statuses, plugins);
       return;
     }
     // One feasible node: nothing to compare (upstream skips scoring too).
     const scores = feasible.length === 1 ? [0] : prioritizeNodes(podInfo, feasible, this.scorers);
     const host = selectHost(feasible, scores, this.rand);
     this.cache.assumePod(podInfo, host.name);
+    this.nominator.delete(podInfo.uid);
     try {
       runReservePluginsReserve(this.profile.reserve, podInfo, state, host.name);
     } catch (err) {
@@ -354,6 +401,61 @@ export class Scheduler {
       return;
     }
     await this.startBind(q, cycle, host.name, state);
+  }
+
+  /**
+   * Filter: a pod with a nominated node tries that node alone first (upstream `evaluateNominatedNode`);
+   * else every node from the round-robin start — or, for a pod pinned to named nodes (DaemonSet pods,
+   * NodeAffinity PreFilter), those only; nodes outside the pin are UnschedulableAndUnresolvable.
+   * Nominated pods count on their nodes while any exist.
+   */
+  private findFeasibleNodes(podInfo: PodInfo, allNodes: readonly NodeInfo[], state: CycleState): FilterResult {
+    const nominated = this.nominator.size > 0 ? { pods: this.nominator.nominatedPodsForNode, preFilterExtensions: this.profile.preFilterExtensions } : undefined;
+    const nominatedNode = podInfo.pod.status?.nominatedNodeName ? this.cache.getNodeInfo(podInfo.pod.status.nominatedNodeName) : undefined;
+    if (nominatedNode?.node && !runFilterPluginsWithNominatedPods(this.profile, podInfo, nominatedNode, state, nominated?.pods)) {
+      return { feasible: [nominatedNode], statuses: new Map(), processed: 0 };
+    }
+    const pinned = preFilterNodeNames(podInfo);
+    const nodes = pinned ? [...pinned].map((n) => this.cache.getNodeInfo(n)).filter((ni): ni is NonNullable<typeof ni> => ni?.node !== undefined) : allNodes;
+    const result = findNodesThatFitPod(podInfo, nodes, pinned ? 0 : this.nextStartNodeIndex, this.profile.filter, state, nominated);
+    if (!pinned) this.nextStartNodeIndex = nodes.length === 0 ? 0 : (this.nextStartNodeIndex + result.processed) % nodes.length;
+    if (pinned && result.feasible.length === 0) {
+      for (const n of allNodes) if (!result.statuses.has(n.name)) result.statuses.set(n.name, unresolvable('NodeAffinity', "node(s) didn't satisfy plugin(s) [NodeAffinity]"));
+    }
+    return result;
+  }
+
+  /**
+   * No node fits: PostFilter (preemption) may evict victims and nominate the pod to their node; the
+   * pod is parked (retried when the victims are gone) and FailedScheduling reports the filters' reasons
+   * plus what preemption said (upstream `schedulingCycle` → `RunPostFilterPlugins`,
+   * `handleSchedulingFailure`).
+   */
+  private handleUnschedulable(
+    q: QueuedPodInfo,
+    cycle: number,
+    state: CycleState,
+    statuses: Map<string, FilterStatus>,
+    plugins: ReadonlySet<string>,
+    preFilterMsg?: string,
+  ): void {
+    const podInfo = q.podInfo;
+    const allNodes = this.cache.nodes();
+    // Preemption reads the pod as the informer has it now (its nomination may have changed meanwhile).
+    const latest = this.podLister.namespace(podInfo.pod.metadata?.namespace ?? '').get(podInfo.pod.metadata?.name ?? '');
+    const current = latest && latest.metadata?.uid === podInfo.uid ? { ...podInfo, pod: latest } : podInfo;
+    let postFilterMsg: string | undefined;
+    let nominating: NominatingInfo;
+    if (this.preemption && allNodes.length > 0) {
+      const result = this.preemption.postFilter(this.profile, state, current, statuses, allNodes);
+      postFilterMsg = result.message;
+      nominating = result.nominatingInfo;
+    }
+    const err = new FitError(podInfo, allNodes.length, statuses, preFilterMsg, postFilterMsg);
+    // A pod deleted or bound meanwhile is not nominated (its delete or bind event has passed already).
+    if (nominating && latest?.metadata?.uid === podInfo.uid && !latest.spec?.nodeName) this.nominator.addNominatedPod(current, nominating);
+    this.queue.addUnschedulableIfNotPresent({ ...q, unschedulablePlugins: plugins }, cycle, true);
+    this.reportFailure(current, 'Unschedulable', err.message, nominating);
   }
 
   /** Waits for a bind slot, then binds in the background. */
@@ -440,12 +542,17 @@ export class Scheduler {
     this.recorder.event(podRef(pod), 'Normal', 'Scheduled', `Successfully assigned ${ns}/${name} to ${nodeName}`);
   }
 
-  /** FailedScheduling event plus the PodScheduled=False condition, written only when it changes. */
-  private reportFailure(podInfo: PodInfo, reason: 'Unschedulable' | 'SchedulerError', message: string): void {
+  /**
+   * FailedScheduling event plus the PodScheduled=False condition and, when `nominating` changes it,
+   * `status.nominatedNodeName` (null clears it) — one status patch, written only when something
+   * changes (upstream `updatePod`).
+   */
+  private reportFailure(podInfo: PodInfo, reason: 'Unschedulable' | 'SchedulerError', message: string, nominating?: NominatingInfo): void {
     const pod = podInfo.pod;
     this.recorder.event(podRef(pod), 'Warning', 'FailedScheduling', message);
     const current = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-    if (current?.status === 'False' && current.reason === reason && current.message === message) return;
+    const nominationChanged = nominating !== undefined && (pod.status?.nominatedNodeName ?? '') !== nominating.nodeName;
+    if (current?.status === 'False' && current.reason === reason && current.message === message && !nominationChanged) return;
     const condition: PodCondition = {
       type: 'PodScheduled',
       status: 'False',
@@ -454,9 +561,11 @@ export class Scheduler {
       lastTransitionTime: current?.status === 'False' && current.lastTransitionTime ? current.lastTransitionTime : formatTime(this.clock.now()),
     };
     const ns = pod.metadata?.namespace ?? '';
+    const status: Omit<PodStatus, 'nominatedNodeName'> & { nominatedNodeName?: string | null } = { conditions: [condition] };
+    if (nominationChanged) status.nominatedNodeName = nominating.nodeName || null;
     this.client.core
       .pods(ns)
-      .patch(pod.metadata?.name ?? '', 'application/strategic-merge-patch+json', { status: { conditions: [condition] } }, { subresource: 'status' })
+      .patch(pod.metadata?.name ?? '', 'application/strategic-merge-patch+json', { status }, { subresource: 'status' })
       .catch(() => {
         // Best effort, as upstream: the next attempt writes it again.
       });

@@ -45,6 +45,23 @@ export class CycleState {
   skipFilter(plugin: string): void {
     (this.skipFilterPlugins ??= new Set()).add(plugin);
   }
+
+  /**
+   * A copy whose writes do not affect this one (upstream `CycleState.Clone`): values with a `clone()`
+   * method are cloned with it, others are shared (they must then be immutable). Preemption and the
+   * nominated-pods filter pass clone the state before PreFilter extensions change it for one node.
+   */
+  clone(): CycleState {
+    const c = new CycleState();
+    if (this.data) {
+      for (const [k, v] of this.data) {
+        const cloneable = v as { clone?: () => unknown } | null;
+        c.write(k, typeof cloneable?.clone === 'function' ? cloneable.clone() : v);
+      }
+    }
+    if (this.skipFilterPlugins) c.skipFilterPlugins = new Set(this.skipFilterPlugins);
+    return c;
+  }
 }
 
 /**
