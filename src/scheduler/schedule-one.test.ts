@@ -2,16 +2,20 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SeededRand } from '../util/random/index.js';
 import { SchedulerCache } from './cache.js';
-import { defaultFilterPlugins, defaultScorePlugins } from './plugins/index.js';
+import { newProfile, runPreFilterPlugins } from './framework.js';
+import { CycleState, defaultFilterPlugins, defaultScorePlugins } from './plugins/index.js';
 import { FitError, findNodesThatFitPod, numFeasibleNodesToFind, prioritizeNodes, selectHost } from './schedule-one.js';
 import { makeNode, makePod, nodeInfo, podInfo } from './testing/fixtures.js';
 
 /** Schedules `pod` against the cache (assuming it) and returns the node name, or the FitError. */
 function scheduleInto(cache: SchedulerCache, pod: ReturnType<typeof makePod>, rand = new SeededRand(7)): string | FitError {
   const info = podInfo(pod);
-  const { feasible, statuses } = findNodesThatFitPod(info, cache.nodes(), 0, defaultFilterPlugins);
+  const state = new CycleState();
+  const rejected = runPreFilterPlugins(newProfile(defaultFilterPlugins).preFilter, info, state, cache);
+  if (rejected) return new FitError(info, cache.nodes().length, new Map(cache.nodes().map((n) => [n.name, rejected])));
+  const { feasible, statuses } = findNodesThatFitPod(info, cache.nodes(), 0, defaultFilterPlugins, state);
   if (feasible.length === 0) return new FitError(info, cache.nodes().length, statuses);
-  const host = selectHost(feasible, prioritizeNodes(info, feasible, defaultScorePlugins), rand);
+  const host = selectHost(feasible, prioritizeNodes(info, feasible, defaultScorePlugins, state, cache), rand);
   cache.assumePod(info, host.name);
   return host.name;
 }
@@ -33,7 +37,8 @@ describe('numFeasibleNodesToFind', () => {
 describe('findNodesThatFitPod', () => {
   test('stops after enough feasible nodes and reports how many it examined', () => {
     const nodes = Array.from({ length: 1000 }, (_, i) => nodeInfo(makeNode(`n${i}`)));
-    const r = findNodesThatFitPod(podInfo(makePod('p')), nodes, 990, defaultFilterPlugins);
+    // The per-node filters only (the PreFilter ones need their cycle state).
+    const r = findNodesThatFitPod(podInfo(makePod('p')), nodes, 990, defaultFilterPlugins.filter((p) => !p.preFilter));
     assert.equal(r.feasible.length, 420);
     assert.equal(r.processed, 420);
     assert.equal(r.feasible[0]?.name, 'n990');

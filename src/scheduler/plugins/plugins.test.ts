@@ -9,7 +9,6 @@ import {
   nodeResourcesFit,
   nodeResourcesLeastAllocated,
   nodeUnschedulable,
-  selectorSpread,
   taintToleration,
 } from './index.js';
 import { computePodResourceRequest } from '../resources.js';
@@ -168,20 +167,5 @@ describe('scores', () => {
     assert.equal(nodeResourcesBalancedAllocation.score(pod, nodeInfo(makeNode('a', { cpu: '4', memory: '4Gi' }))), 100);
     // cpu 1/4 = 0.25, memory 1/1 = 1 ⇒ std 0.375 ⇒ 62
     assert.equal(nodeResourcesBalancedAllocation.score(pod, nodeInfo(makeNode('b', { cpu: '4', memory: '1Gi' }))), 62);
-  });
-  test('SelectorSpread counts siblings and normalizes', () => {
-    const pod = podInfo(makePod('p', { ownerUID: 'rs1' }));
-    const a = nodeInfo(makeNode('a'), makePod('s1', { ownerUID: 'rs1' }), makePod('s2', { ownerUID: 'rs1' }), makePod('o', { ownerUID: 'other' }));
-    const b = nodeInfo(makeNode('b'), makePod('s3', { ownerUID: 'rs1' }));
-    const c = nodeInfo(makeNode('c'));
-    const scores = [a, b, c].map((n) => selectorSpread.score(pod, n));
-    assert.deepEqual(scores, [2, 1, 0]);
-    selectorSpread.normalizeScore?.(scores);
-    assert.deepEqual(scores, [0, 50, 100]);
-  });
-  test('SelectorSpread: no siblings anywhere ⇒ all 100', () => {
-    const scores = [0, 0];
-    selectorSpread.normalizeScore?.(scores);
-    assert.deepEqual(scores, [100, 100]);
   });
 });
