@@ -50,6 +50,11 @@ export class SchedulerCache implements NodeInfoLister {
   private readonly podStates = new Map<string, PodState>();
   private readonly withAffinity = new NodeSet();
   private readonly withRequiredAntiAffinity = new NodeSet();
+  /** Bumped on every change to a NodeInfo (Node object or pods); see {@link changedSince}. */
+  private generationCounter = 0;
+  /** NodeInfos in the order they changed: `journal[i]` changed at generation `journalBase + i + 1`. */
+  private journal: NodeInfo[] = [];
+  private journalBase = 0;
   /** Image name → number of nodes (with a Node object) listing it in status.images. */
   private readonly imageNodes = new Map<string, number>();
 
@@ -71,6 +76,29 @@ export class SchedulerCache implements NodeInfoLister {
   /** Nodes hosting a pod with required anti-affinity (upstream `HavePodsWithRequiredAntiAffinityList`). */
   havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[] {
     return this.withRequiredAntiAffinity.nodes();
+  }
+
+  generation(): number {
+    return this.generationCounter;
+  }
+
+  /**
+   * The NodeInfos changed after generation `gen` (with repeats; removed nodes included, without a
+   * Node object), or undefined when the journal no longer reaches back that far.
+   */
+  changedSince(gen: number): readonly NodeInfo[] | undefined {
+    if (gen < this.journalBase) return undefined;
+    return this.journal.slice(gen - this.journalBase);
+  }
+
+  /** Records a change to `info`; the journal is restarted once it is much longer than the node list. */
+  private touch(info: NodeInfo): void {
+    if (this.journal.length >= Math.max(1024, 4 * this.nodeList.length)) {
+      this.journalBase = this.generationCounter;
+      this.journal = [];
+    }
+    this.generationCounter++;
+    this.journal.push(info);
   }
 
   imageNumNodes(image: string): number {
@@ -108,6 +136,7 @@ export class SchedulerCache implements NodeInfoLister {
     } finally {
       // Even when setNode threw, imageSizes is what is counted from now on.
       this.countImages(info, 1);
+      this.touch(info);
     }
     if (!this.nodeListIndex.has(name)) {
       this.nodeListIndex.set(name, this.nodeList.length);
@@ -123,6 +152,7 @@ export class SchedulerCache implements NodeInfoLister {
     if (!info) return;
     if (info.node) this.countImages(info, -1);
     info.node = undefined;
+    this.touch(info);
     const i = this.nodeListIndex.get(name);
     if (i !== undefined) {
       const last = this.nodeList.pop() as NodeInfo;
@@ -175,6 +205,7 @@ export class SchedulerCache implements NodeInfoLister {
     if (info) {
       info.removePod(uid);
       this.trackAffinity(info);
+      this.touch(info);
       if (!info.node && info.pods.size === 0) this.nodeInfos.delete(state.nodeName);
     }
     return true;
@@ -184,6 +215,7 @@ export class SchedulerCache implements NodeInfoLister {
     const info = this.nodeInfoFor(nodeName);
     info.addPod(podInfo);
     this.trackAffinity(info);
+    this.touch(info);
   }
 
   private trackAffinity(info: NodeInfo): void {

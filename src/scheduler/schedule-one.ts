@@ -153,6 +153,8 @@ function feasibleOnly(feasible: readonly NodeInfo[]): NodeInfoLister {
     havePodsWithAffinityList: () => feasible.filter((n) => n.podsWithAffinity.size > 0),
     havePodsWithRequiredAntiAffinityList: () => feasible.filter((n) => n.podsWithRequiredAntiAffinity.size > 0),
     imageNumNodes: (image) => feasible.filter((n) => n.imageSizes.has(image)).length,
+    generation: () => 0,
+    changedSince: () => undefined,
   };
 }
 

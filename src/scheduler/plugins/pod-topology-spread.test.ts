@@ -104,6 +104,49 @@ describe('PodTopologySpread filter (upstream TestSingleConstraint / TestMultiple
     assert.deepEqual(filter(withConstraints([hard('zone'), hard('node')]), spread({ 'node-a': 2, 'node-b': 1, 'node-x': 1 })), { 'node-a': U, 'node-b': U, 'node-x': U, 'node-y': '' }));
 });
 
+describe('PodTopologySpread totals kept across cycles', () => {
+  /** Filter results of `plugin` against `cache` for a pod with a zone constraint. */
+  const run = (plugin: PodTopologySpread, cache: SchedulerCache): Record<string, string> => {
+    const info = newPodInfo(withConstraints([hard('zone')]));
+    const state = new CycleState();
+    plugin.preFilter(info, state, cache);
+    return Object.fromEntries(cache.nodes().map((n) => [n.name, plugin.filter(info, n, state)?.reasons.join() ?? '']));
+  };
+  test('follow added and removed pods, relabelled and removed nodes, as a full recount does', () => {
+    const cache = cacheWith(nodes4, []);
+    const kept = new PodTopologySpread();
+    const check = (): void => assert.deepEqual(run(kept, cache), run(new PodTopologySpread(), cache));
+    check();
+    const added = spread({ 'node-a': 2, 'node-x': 1 });
+    for (const p of added) cache.addOrUpdatePod(p);
+    check();
+    assert.deepEqual(run(kept, cache), { 'node-a': SKEW, 'node-b': SKEW, 'node-x': '', 'node-y': '' });
+    cache.removePod(added[0]?.metadata?.uid ?? '');
+    check();
+    // node-b moves to zone2: zone1 = node-a (1 pod), zone2 = node-b, node-x, node-y (1 pod).
+    cache.addOrUpdateNode(node('node-b', { zone: 'zone2', node: 'node-b' }));
+    check();
+    cache.removeNode('node-a');
+    check();
+    assert.deepEqual(run(kept, cache), { 'node-b': '', 'node-x': '', 'node-y': '' });
+  });
+  test('a journal that no longer reaches back triggers a recount', () => {
+    const cache = cacheWith(nodes4, []);
+    const kept = new PodTopologySpread();
+    run(kept, cache);
+    const pods = spread({ 'node-a': 1 });
+    // Far more changes than the journal keeps (1,024 here).
+    for (let i = 0; i < 1500; i++) {
+      cache.addOrUpdatePod(pods[0] as Pod);
+      cache.removePod(pods[0]?.metadata?.uid ?? '');
+    }
+    assert.equal(cache.changedSince(0), undefined);
+    for (const p of spread({ 'node-x': 2 })) cache.addOrUpdatePod(p);
+    assert.deepEqual(run(kept, cache), run(new PodTopologySpread(), cache));
+    assert.deepEqual(run(kept, cache), { 'node-a': '', 'node-b': '', 'node-x': SKEW, 'node-y': SKEW });
+  });
+});
+
 describe('PodTopologySpread score (upstream TestPodTopologySpreadScore)', () => {
   function scores(incoming: Pod, pods: Pod[], nodes: Node[], feasibleNames?: string[], plugin = new PodTopologySpread()): number[] | 'Skip' {
     const cache = cacheWith(nodes, pods);

@@ -163,6 +163,77 @@ function matchNodeInclusionPolicies(c: SpreadConstraint, pod: PodInfo, node: Nod
   return true;
 }
 
+/** Matching pods and eligible nodes per domain (topology value); a domain is listed while it has a node. */
+type DomainCounts = Map<string, { pods: number; nodes: number }>;
+
+/** What one node adds to a {@link DomainCounts}: undefined when it is not eligible. */
+type NodeContribution = (node: NodeInfo) => { value: string; pods: number } | undefined;
+
+interface TotalsEntry {
+  gen: number;
+  totals: DomainCounts;
+  contrib: Map<NodeInfo, { value: string; pods: number }>;
+}
+
+function addTo(totals: DomainCounts, value: string, pods: number, sign: 1 | -1): void {
+  const t = totals.get(value);
+  if (!t) {
+    if (sign === 1) totals.set(value, { pods, nodes: 1 });
+    return;
+  }
+  t.pods += sign * pods;
+  t.nodes += sign;
+  if (t.nodes <= 0) totals.delete(value);
+}
+
+/** How many per-selector totals are kept across cycles (least recently used dropped first). */
+const MAX_TOTALS_ENTRIES = 64;
+
+/**
+ * Per-domain totals kept across scheduling cycles and brought up to date from the nodes changed since
+ * (the cache's journal) — one changed node per cycle in the common case — instead of visiting every
+ * node for every pod, which upstream does in parallel but would dominate a cycle here (a zone
+ * constraint, the system default one included, reads every node). Only used when the node
+ * eligibility does not depend on the pod (no inclusion policy to check).
+ */
+class DomainTotalsCache {
+  private readonly byLister = new WeakMap<NodeInfoLister, Map<string, TotalsEntry>>();
+
+  get(nodes: NodeInfoLister, key: string, contribution: NodeContribution): DomainCounts {
+    let entries = this.byLister.get(nodes);
+    if (!entries) this.byLister.set(nodes, (entries = new Map<string, TotalsEntry>()));
+    let entry = entries.get(key);
+    const changed = entry ? nodes.changedSince(entry.gen) : undefined;
+    if (!entry || !changed) {
+      entry = { gen: nodes.generation(), totals: new Map(), contrib: new Map() };
+      for (const node of nodes.list()) {
+        const c = contribution(node);
+        if (!c) continue;
+        entry.contrib.set(node, c);
+        addTo(entry.totals, c.value, c.pods, 1);
+      }
+    } else {
+      for (const node of changed) {
+        const old = entry.contrib.get(node);
+        if (old) {
+          addTo(entry.totals, old.value, old.pods, -1);
+          entry.contrib.delete(node);
+        }
+        const c = node.node === undefined ? undefined : contribution(node);
+        if (!c) continue;
+        entry.contrib.set(node, c);
+        addTo(entry.totals, c.value, c.pods, 1);
+      }
+      entry.gen = nodes.generation();
+    }
+    // Most recently used last.
+    entries.delete(key);
+    entries.set(key, entry);
+    if (entries.size > MAX_TOTALS_ENTRIES) entries.delete(entries.keys().next().value as string);
+    return entry.totals;
+  }
+}
+
 /** False when the inclusion policies admit every node for this pod (nothing to check per node). */
 function needsInclusionCheck(c: SpreadConstraint, pod: PodInfo): boolean {
   if (c.honorNodeTaints) return true;
@@ -174,8 +245,8 @@ function needsInclusionCheck(c: SpreadConstraint, pod: PodInfo): boolean {
 
 interface PreFilterState {
   constraints: SpreadConstraint[];
-  /** Per constraint: matching pods per domain (every eligible domain present, possibly 0). */
-  counts: Map<string, number>[];
+  /** Per constraint: matching pods per domain (every eligible domain present, possibly with 0 pods). */
+  counts: DomainCounts[];
   /** Per constraint: the minimum over its domains (Infinity when there are none). */
   minCounts: number[];
   /** Per constraint: 1 when the pod matches its own selector. */
@@ -197,6 +268,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, ScorePl
   readonly weight: number;
   private readonly systemDefaulted: boolean;
   private readonly listers: PodTopologySpreadListers;
+  private readonly totals = new DomainTotalsCache();
 
   constructor(opts: PodTopologySpreadOptions = {}) {
     this.systemDefaulted = opts.systemDefaulted ?? true;
@@ -244,24 +316,38 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, ScorePl
     return safeSelector({ matchLabels: set, matchExpressions: exprs });
   }
 
+  /**
+   * Matching pods per domain of constraint `c` over every eligible node: with `requireAll`, nodes
+   * must have every constraint's topology label (a node lacking `c`'s counts under `''` otherwise);
+   * and they must pass `c`'s inclusion policies for `pod`.
+   */
+  private domainCounts(pod: PodInfo, c: SpreadConstraint, constraints: readonly SpreadConstraint[], requireAll: boolean, nodes: NodeInfoLister): DomainCounts {
+    const ns = pod.pod.metadata?.namespace ?? '';
+    const checkInclusion = needsInclusionCheck(c, pod);
+    const contribution: NodeContribution = (node) => {
+      if (requireAll && !hasAllTopologyLabels(node, constraints)) return undefined;
+      if (checkInclusion && !matchNodeInclusionPolicies(c, pod, node)) return undefined;
+      return { value: node.labels[c.topologyKey] ?? '', pods: countMatching(node, c, ns) };
+    };
+    if (!checkInclusion) {
+      const key = `${c.countKey}\0${c.topologyKey}\0${requireAll ? constraints.map((k) => k.topologyKey).join('\0') : ''}`;
+      return this.totals.get(nodes, key, contribution);
+    }
+    const counts: DomainCounts = new Map();
+    for (const node of nodes.list()) {
+      const x = contribution(node);
+      if (x) addTo(counts, x.value, x.pods, 1);
+    }
+    return counts;
+  }
+
   preFilter(pod: PodInfo, state: CycleState, nodes: NodeInfoLister): PreFilterResult {
     const constraints = this.constraints(pod.pod, 'DoNotSchedule');
     if (constraints.length === 0) return 'Skip';
-    const ns = pod.pod.metadata?.namespace ?? '';
-    const counts = constraints.map(() => new Map<string, number>());
-    for (const node of nodes.list()) {
-      if (!hasAllTopologyLabels(node, constraints)) continue;
-      for (let i = 0; i < constraints.length; i++) {
-        const c = constraints[i] as SpreadConstraint;
-        if (!matchNodeInclusionPolicies(c, pod, node)) continue;
-        const value = node.labels[c.topologyKey] as string;
-        const m = counts[i] as Map<string, number>;
-        m.set(value, (m.get(value) ?? 0) + countMatching(node, c, ns));
-      }
-    }
+    const counts = constraints.map((c) => this.domainCounts(pod, c, constraints, true, nodes));
     const minCounts = counts.map((m) => {
       let min = Infinity;
-      for (const n of m.values()) if (n < min) min = n;
+      for (const d of m.values()) if (d.pods < min) min = d.pods;
       return min;
     });
     const selfMatch = constraints.map((c) => (c.selector.matches(pod.pod.metadata?.labels) ? 1 : 0));
@@ -276,10 +362,10 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, ScorePl
       const c = s.constraints[i] as SpreadConstraint;
       const value = node.labels[c.topologyKey];
       if (value === undefined) return unresolvable(this.name, ERR_REASON_NODE_LABEL_NOT_MATCH);
-      const counts = s.counts[i] as Map<string, number>;
+      const counts = s.counts[i] as DomainCounts;
       // Fewer domains than minDomains: the global minimum is taken as 0.
       const min = counts.size < c.minDomains ? 0 : (s.minCounts[i] as number);
-      const skew = (counts.get(value) ?? 0) + (s.selfMatch[i] as number) - min;
+      const skew = (counts.get(value)?.pods ?? 0) + (s.selfMatch[i] as number) - min;
       if (skew > c.maxSkew) return unschedulable(this.name, ERR_REASON_CONSTRAINTS_NOT_MATCH);
     }
     return undefined;
@@ -304,25 +390,12 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, ScorePl
       }
     }
     const weights = constraints.map((c, i) => Math.log((c.topologyKey === LABEL_HOSTNAME ? feasible.length - ignored.size : (counts[i] as Map<string, number>).size) + 2));
-    // Only domains of feasible nodes are counted, over every node of those domains. This loop runs
-    // over every node for every pod with a zone constraint (the system default one included): keep it lean.
-    const active: number[] = [];
-    for (let i = 0; i < constraints.length; i++) if ((counts[i] as Map<string, number>).size > 0) active.push(i);
-    if (active.length > 0) {
-      const ns = pod.pod.metadata?.namespace ?? '';
-      const checkInclusion = active.map((i) => needsInclusionCheck(constraints[i] as SpreadConstraint, pod));
-      for (const node of nodes.list()) {
-        if (requireAll && !hasAllTopologyLabels(node, constraints)) continue;
-        for (let j = 0; j < active.length; j++) {
-          const i = active[j] as number;
-          const c = constraints[i] as SpreadConstraint;
-          const m = counts[i] as Map<string, number>;
-          const value = node.labels[c.topologyKey] ?? '';
-          const n = m.get(value);
-          if (n === undefined || (checkInclusion[j] && !matchNodeInclusionPolicies(c, pod, node))) continue;
-          m.set(value, n + countMatching(node, c, ns));
-        }
-      }
+    // Only domains of feasible nodes are counted (their totals over every eligible node).
+    for (let i = 0; i < constraints.length; i++) {
+      const m = counts[i] as Map<string, number>;
+      if (m.size === 0) continue;
+      const totals = this.domainCounts(pod, constraints[i] as SpreadConstraint, constraints, requireAll, nodes);
+      for (const value of m.keys()) m.set(value, totals.get(value)?.pods ?? 0);
     }
     state.write(PRE_SCORE_KEY, { constraints, ignored, counts, weights } satisfies PreScoreState);
     return undefined;
@@ -330,7 +403,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, ScorePl
 
   score(pod: PodInfo, node: NodeInfo, state?: CycleState): number {
     const s = state?.read(PRE_SCORE_KEY) as PreScoreState | undefined;
-    if (!s || s.ignored.has(node.name)) return 0;
+    if (!s || (s.ignored.size > 0 && s.ignored.has(node.name))) return 0;
     let score = 0;
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i] as SpreadConstraint;
@@ -344,7 +417,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, ScorePl
 
   normalizeScore(scores: number[], state?: CycleState, feasible?: readonly NodeInfo[]): void {
     const s = state?.read(PRE_SCORE_KEY) as PreScoreState | undefined;
-    const ignored = (i: number): boolean => s !== undefined && feasible !== undefined && s.ignored.has(feasible[i]?.name ?? '');
+    const ignored = (i: number): boolean => s !== undefined && s.ignored.size > 0 && feasible !== undefined && s.ignored.has(feasible[i]?.name ?? '');
     let min = Infinity;
     let max = 0;
     for (let i = 0; i < scores.length; i++) {

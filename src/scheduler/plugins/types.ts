@@ -77,6 +77,13 @@ export interface NodeInfoLister {
   havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
   /** How many nodes list the (normalised) image name in `status.images`. */
   imageNumNodes(image: string): number;
+  /** A counter bumped whenever a node or the pods on it change. */
+  generation(): number;
+  /**
+   * The nodes changed after generation `gen` (possibly repeated; a removed node appears without a
+   * Node object), or undefined when that is no longer known: recount everything.
+   */
+  changedSince(gen: number): readonly NodeInfo[] | undefined;
 }
 
 /**
