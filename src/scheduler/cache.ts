@@ -11,6 +11,7 @@
  */
 import type { Node, Pod } from '../api/index.js';
 import { newPodInfo, NodeInfo, type PodInfo } from './node-info.js';
+import type { NodeInfoLister } from './plugins/types.js';
 
 interface PodState {
   podInfo: PodInfo;
@@ -19,16 +20,97 @@ interface PodState {
   assumed: boolean;
 }
 
-export class SchedulerCache {
+/** Nodes of `set` that have a Node object, as an array rebuilt only after the set changed. */
+class NodeSet {
+  private readonly set = new Set<NodeInfo>();
+  private list: NodeInfo[] | undefined;
+
+  update(info: NodeInfo, member: boolean): void {
+    if (member === this.set.has(info)) return;
+    if (member) this.set.add(info);
+    else this.set.delete(info);
+    this.list = undefined;
+  }
+
+  nodes(): readonly NodeInfo[] {
+    // A removed Node keeps its NodeInfo (and set membership) while pods remain; it is not listed.
+    return (this.list ??= [...this.set].filter((n) => n.node !== undefined));
+  }
+
+  invalidate(): void {
+    this.list = undefined;
+  }
+}
+
+export class SchedulerCache implements NodeInfoLister {
   private readonly nodeInfos = new Map<string, NodeInfo>();
   /** NodeInfos that have a Node object, in a stable order for round-robin filtering. */
   private readonly nodeList: NodeInfo[] = [];
   private readonly nodeListIndex = new Map<string, number>();
   private readonly podStates = new Map<string, PodState>();
+  private readonly withAffinity = new NodeSet();
+  private readonly withRequiredAntiAffinity = new NodeSet();
+  /** Bumped on every change to a NodeInfo (Node object or pods); see {@link changedSince}. */
+  private generationCounter = 0;
+  /** NodeInfos in the order they changed: `journal[i]` changed at generation `journalBase + i + 1`. */
+  private journal: NodeInfo[] = [];
+  private journalBase = 0;
+  /** Image name → number of nodes (with a Node object) listing it in status.images. */
+  private readonly imageNodes = new Map<string, number>();
 
   /** Nodes with a Node object; the array is live — do not keep it across awaits. */
   nodes(): readonly NodeInfo[] {
     return this.nodeList;
+  }
+
+  /** Same as {@link nodes} (the {@link NodeInfoLister} plugins see). */
+  list(): readonly NodeInfo[] {
+    return this.nodeList;
+  }
+
+  /** Nodes hosting a pod with any pod (anti-)affinity term (upstream snapshot `HavePodsWithAffinityList`). */
+  havePodsWithAffinityList(): readonly NodeInfo[] {
+    return this.withAffinity.nodes();
+  }
+
+  /** Nodes hosting a pod with required anti-affinity (upstream `HavePodsWithRequiredAntiAffinityList`). */
+  havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[] {
+    return this.withRequiredAntiAffinity.nodes();
+  }
+
+  generation(): number {
+    return this.generationCounter;
+  }
+
+  /**
+   * The NodeInfos changed after generation `gen` (with repeats; removed nodes included, without a
+   * Node object), or undefined when the journal no longer reaches back that far.
+   */
+  changedSince(gen: number): readonly NodeInfo[] | undefined {
+    if (gen < this.journalBase) return undefined;
+    return this.journal.slice(gen - this.journalBase);
+  }
+
+  /** Records a change to `info`; the journal is restarted once it is much longer than the node list. */
+  private touch(info: NodeInfo): void {
+    if (this.journal.length >= Math.max(1024, 4 * this.nodeList.length)) {
+      this.journalBase = this.generationCounter;
+      this.journal = [];
+    }
+    this.generationCounter++;
+    this.journal.push(info);
+  }
+
+  imageNumNodes(image: string): number {
+    return this.imageNodes.get(image) ?? 0;
+  }
+
+  private countImages(info: NodeInfo, sign: 1 | -1): void {
+    for (const name of info.imageSizes.keys()) {
+      const n = (this.imageNodes.get(name) ?? 0) + sign;
+      if (n <= 0) this.imageNodes.delete(name);
+      else this.imageNodes.set(name, n);
+    }
   }
 
   getNodeInfo(name: string): NodeInfo | undefined {
@@ -48,10 +130,19 @@ export class SchedulerCache {
   addOrUpdateNode(node: Node): void {
     const name = node.metadata?.name ?? '';
     const info = this.nodeInfoFor(name);
-    info.setNode(node);
+    if (info.node) this.countImages(info, -1);
+    try {
+      info.setNode(node);
+    } finally {
+      // Even when setNode threw, imageSizes is what is counted from now on.
+      this.countImages(info, 1);
+      this.touch(info);
+    }
     if (!this.nodeListIndex.has(name)) {
       this.nodeListIndex.set(name, this.nodeList.length);
       this.nodeList.push(info);
+      this.withAffinity.invalidate();
+      this.withRequiredAntiAffinity.invalidate();
     }
   }
 
@@ -59,7 +150,9 @@ export class SchedulerCache {
   removeNode(name: string): void {
     const info = this.nodeInfos.get(name);
     if (!info) return;
+    if (info.node) this.countImages(info, -1);
     info.node = undefined;
+    this.touch(info);
     const i = this.nodeListIndex.get(name);
     if (i !== undefined) {
       const last = this.nodeList.pop() as NodeInfo;
@@ -69,6 +162,8 @@ export class SchedulerCache {
       }
       this.nodeListIndex.delete(name);
     }
+    this.withAffinity.invalidate();
+    this.withRequiredAntiAffinity.invalidate();
     if (info.pods.size === 0) this.nodeInfos.delete(name);
   }
 
@@ -76,7 +171,7 @@ export class SchedulerCache {
   assumePod(podInfo: PodInfo, nodeName: string): void {
     this.removePodState(podInfo.uid);
     this.podStates.set(podInfo.uid, { podInfo, nodeName, assumed: true });
-    this.nodeInfoFor(nodeName).addPod(podInfo);
+    this.addToNode(nodeName, podInfo);
   }
 
   /** Undoes {@link assumePod} after a failed bind. A pod already observed bound is left alone. */
@@ -94,7 +189,7 @@ export class SchedulerCache {
     this.removePodState(uid);
     const podInfo = newPodInfo(pod);
     this.podStates.set(uid, { podInfo, nodeName, assumed: false });
-    this.nodeInfoFor(nodeName).addPod(podInfo);
+    this.addToNode(nodeName, podInfo);
   }
 
   /** A bound pod was deleted or became terminal. Returns true when it was accounted for. */
@@ -109,9 +204,23 @@ export class SchedulerCache {
     const info = this.nodeInfos.get(state.nodeName);
     if (info) {
       info.removePod(uid);
+      this.trackAffinity(info);
+      this.touch(info);
       if (!info.node && info.pods.size === 0) this.nodeInfos.delete(state.nodeName);
     }
     return true;
+  }
+
+  private addToNode(nodeName: string, podInfo: PodInfo): void {
+    const info = this.nodeInfoFor(nodeName);
+    info.addPod(podInfo);
+    this.trackAffinity(info);
+    this.touch(info);
+  }
+
+  private trackAffinity(info: NodeInfo): void {
+    this.withAffinity.update(info, info.podsWithAffinity.size > 0);
+    this.withRequiredAntiAffinity.update(info, info.podsWithRequiredAntiAffinity.size > 0);
   }
 
   private nodeInfoFor(name: string): NodeInfo {

@@ -11,7 +11,7 @@
  */
 import { errorMessage } from '../machinery/errors/index.js';
 import { NodeInfo, type PodInfo } from './node-info.js';
-import type { CycleState, FilterPlugin, FilterStatus, Plugin, PreBindPlugin, PreFilterPlugin, ReservePlugin } from './plugins/index.js';
+import type { CycleState, FilterPlugin, FilterStatus, NodeInfoLister, Plugin, PreBindPlugin, PreFilterPlugin, ReservePlugin } from './plugins/index.js';
 
 /**
  * What a PreFilter plugin that keeps cross-node state in the CycleState (pods matching an affinity
@@ -56,15 +56,15 @@ export function newProfile(plugins: readonly Plugin[]): Profile {
  * Runs every PreFilter plugin. Returns undefined when the pod may go on to Filter, or the rejecting
  * status: an UnschedulableAndUnresolvable one at once; an Unschedulable one after the remaining plugins
  * ran (upstream: they may still prepare state for preemption). Plugins returning Skip have their Filter
- * skipped for this cycle.
+ * skipped for this cycle. `nodes` is every node of the cache, for plugins that count across them.
  * @throws Error `running PreFilter plugin "<name>": <message>` when a plugin throws.
  */
-export function runPreFilterPlugins(plugins: readonly PreFilterPlugin[], pod: PodInfo, state: CycleState): FilterStatus | undefined {
+export function runPreFilterPlugins(plugins: readonly PreFilterPlugin[], pod: PodInfo, state: CycleState, nodes: NodeInfoLister): FilterStatus | undefined {
   let rejected: FilterStatus | undefined;
   for (const pl of plugins) {
     let result;
     try {
-      result = pl.preFilter(pod, state);
+      result = pl.preFilter(pod, state, nodes);
     } catch (err) {
       throw new Error(`running PreFilter plugin ${JSON.stringify(pl.name)}: ${errorMessage(err)}`, { cause: err });
     }

@@ -14,9 +14,11 @@ import {
   resourceFromList,
   type Resource,
 } from './resources.js';
+import { newPodAffinityTerms, type PodAffinityTerms } from './plugins/affinity-term.js';
+import { nodeImageSizes } from './plugins/image-locality.js';
 
 /** A pod with its scheduling inputs pre-computed. Immutable once built. */
-export interface PodInfo {
+export interface PodInfo extends PodAffinityTerms {
   pod: Pod;
   /** `namespace/name`. */
   key: string;
@@ -29,8 +31,6 @@ export interface PodInfo {
   nodeSelector: Readonly<Record<string, string>>;
   /** `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`, or undefined when unset. */
   requiredNodeAffinityTerms: readonly NodeSelectorTerm[] | undefined;
-  /** uid of the controllerRef (`ownerReferences[].controller: true`), for spreading replicas. */
-  controllerUID: string | undefined;
 }
 
 /** Builds a {@link PodInfo}. Throws when a request is not a valid quantity. */
@@ -46,8 +46,18 @@ export function newPodInfo(pod: Pod): PodInfo {
     nodeSelector: pod.spec?.nodeSelector ?? {},
     requiredNodeAffinityTerms:
       pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms,
-    controllerUID: meta.ownerReferences?.find((r) => r.controller)?.uid,
+    ...newPodAffinityTerms(pod),
   };
+}
+
+/** True when the pod has any pod (anti-)affinity term. */
+export function hasAffinity(p: PodInfo): boolean {
+  return (
+    p.requiredAffinityTerms.length > 0 ||
+    p.requiredAntiAffinityTerms.length > 0 ||
+    p.preferredAffinityTerms.length > 0 ||
+    p.preferredAntiAffinityTerms.length > 0
+  );
 }
 
 /**
@@ -65,8 +75,17 @@ export class NodeInfo {
   readonly nonZeroRequested: Resource = emptyResource();
   /** Pods on this node (bound or assumed), by uid. */
   readonly pods = new Map<string, PodInfo>();
-  /** Count of pods per controllerRef uid, for spreading. */
-  readonly controllerCounts = new Map<string, number>();
+  /** Pods with any pod affinity or anti-affinity term, required or preferred (upstream `PodsWithAffinity`). */
+  readonly podsWithAffinity = new Set<PodInfo>();
+  /** Pods with required anti-affinity terms (upstream `PodsWithRequiredAntiAffinity`). */
+  readonly podsWithRequiredAntiAffinity = new Set<PodInfo>();
+  /**
+   * Memo of "pods on this node in namespace N matching selector S", keyed by PodTopologySpread's id
+   * for (N, S); cleared whenever a pod is added or removed, so it is never stale.
+   */
+  readonly matchingPodCounts = new Map<number, number>();
+  /** `status.images` by every name (as listed, e.g. `nginx:1.27`) → sizeBytes, for ImageLocality. */
+  imageSizes: ReadonlyMap<string, number> = new Map();
   taints: readonly Taint[] = [];
   labels: Readonly<Record<string, string>> = {};
   unschedulable = false;
@@ -82,6 +101,7 @@ export class NodeInfo {
     this.taints = node.spec?.taints ?? [];
     this.labels = node.metadata?.labels ?? {};
     this.unschedulable = node.spec?.unschedulable === true;
+    this.imageSizes = nodeImageSizes(node.status?.images);
   }
 
   addPod(p: PodInfo): void {
@@ -99,12 +119,16 @@ export class NodeInfo {
   }
 
   private account(p: PodInfo, sign: 1 | -1): void {
+    if (this.matchingPodCounts.size > 0) this.matchingPodCounts.clear();
     addResource(this.requested, p.requests, sign);
     addResource(this.nonZeroRequested, p.nonZeroRequests, sign);
-    if (p.controllerUID !== undefined) {
-      const n = (this.controllerCounts.get(p.controllerUID) ?? 0) + sign;
-      if (n === 0) this.controllerCounts.delete(p.controllerUID);
-      else this.controllerCounts.set(p.controllerUID, n);
+    if (hasAffinity(p)) {
+      if (sign === 1) this.podsWithAffinity.add(p);
+      else this.podsWithAffinity.delete(p);
+    }
+    if (p.requiredAntiAffinityTerms.length > 0) {
+      if (sign === 1) this.podsWithRequiredAntiAffinity.add(p);
+      else this.podsWithRequiredAntiAffinity.delete(p);
     }
   }
 }

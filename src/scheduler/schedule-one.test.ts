@@ -5,7 +5,7 @@ import { SchedulerCache } from './cache.js';
 import type { PodDisruptionBudget } from '../api/index.js';
 import type { Lister } from '../informers/index.js';
 import { FakeClock } from '../util/clock/index.js';
-import { newProfile } from './framework.js';
+import { newProfile, runPreFilterPlugins } from './framework.js';
 import { CycleState, defaultFilterPlugins, defaultScorePlugins } from './plugins/index.js';
 import { DefaultPreemption } from './preemption/default-preemption.js';
 import { FitError, findNodesThatFitPod, numFeasibleNodesToFind, prioritizeNodes, selectHost } from './schedule-one.js';
@@ -18,6 +18,8 @@ import { makeNode, makePod, nodeInfo, podInfo } from './testing/fixtures.js';
 function scheduleInto(cache: SchedulerCache, pod: ReturnType<typeof makePod>, rand = new SeededRand(7)): string | FitError {
   const info = podInfo(pod);
   const state = new CycleState();
+  const rejected = runPreFilterPlugins(newProfile(defaultFilterPlugins).preFilter, info, state, cache);
+  if (rejected) return new FitError(info, cache.nodes().length, new Map(cache.nodes().map((n) => [n.name, rejected])));
   const { feasible, statuses } = findNodesThatFitPod(info, cache.nodes(), 0, defaultFilterPlugins, state);
   if (feasible.length === 0) {
     const preemption = new DefaultPreemption({
@@ -32,7 +34,7 @@ function scheduleInto(cache: SchedulerCache, pod: ReturnType<typeof makePod>, ra
     const post = cache.nodes().length > 0 ? preemption.postFilter(newProfile(defaultFilterPlugins), state, info, statuses, cache.nodes()).message : undefined;
     return new FitError(info, cache.nodes().length, statuses, undefined, post);
   }
-  const host = selectHost(feasible, prioritizeNodes(info, feasible, defaultScorePlugins), rand);
+  const host = selectHost(feasible, prioritizeNodes(info, feasible, defaultScorePlugins, state, cache), rand);
   cache.assumePod(info, host.name);
   return host.name;
 }
@@ -54,7 +56,8 @@ describe('numFeasibleNodesToFind', () => {
 describe('findNodesThatFitPod', () => {
   test('stops after enough feasible nodes and reports how many it examined', () => {
     const nodes = Array.from({ length: 1000 }, (_, i) => nodeInfo(makeNode(`n${i}`)));
-    const r = findNodesThatFitPod(podInfo(makePod('p')), nodes, 990, defaultFilterPlugins);
+    // The per-node filters only (the PreFilter ones need their cycle state).
+    const r = findNodesThatFitPod(podInfo(makePod('p')), nodes, 990, defaultFilterPlugins.filter((p) => !p.preFilter));
     assert.equal(r.feasible.length, 420);
     assert.equal(r.processed, 420);
     assert.equal(r.feasible[0]?.name, 'n990');

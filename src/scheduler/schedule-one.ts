@@ -12,7 +12,7 @@ import type { Rand } from '../util/random/index.js';
 import type { NodeInfo, PodInfo } from './node-info.js';
 import { errorMessage } from '../machinery/errors/index.js';
 import { runFilterPluginsWithNominatedPods, type NominatedPodsForNode, type PreFilterExtensions } from './framework.js';
-import { CycleState, type FilterPlugin, type FilterStatus, type ScorePlugin } from './plugins/index.js';
+import { CycleState, type FilterPlugin, type FilterStatus, type NodeInfoLister, type ScorePlugin } from './plugins/index.js';
 
 /** Below this many nodes every node is checked (upstream `minFeasibleNodesToFind`). */
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
@@ -134,15 +134,38 @@ export function findNodesThatFitPod(
   return { feasible, statuses, processed };
 }
 
-/** Total weighted score per feasible node (same order). */
-export function prioritizeNodes(pod: PodInfo, feasible: readonly NodeInfo[], scorers: readonly ScorePlugin[]): number[] {
+/**
+ * Total weighted score per feasible node (same order): each plugin's PreScore (a plugin returning Skip
+ * adds nothing), Score per node, NormalizeScore (upstream `RunPreScorePlugins`, `RunScorePlugins`).
+ * `nodes` (every node) defaults to the feasible ones, for callers without a cache.
+ */
+export function prioritizeNodes(
+  pod: PodInfo,
+  feasible: readonly NodeInfo[],
+  scorers: readonly ScorePlugin[],
+  state: CycleState = new CycleState(),
+  nodes: NodeInfoLister = feasibleOnly(feasible),
+): number[] {
   const totals = new Array<number>(feasible.length).fill(0);
   for (const s of scorers) {
-    const scores = feasible.map((node) => s.score(pod, node));
-    s.normalizeScore?.(scores);
+    if (s.preScore?.(pod, state, feasible, nodes) === 'Skip') continue;
+    const scores = feasible.map((node) => s.score(pod, node, state));
+    s.normalizeScore?.(scores, state, feasible);
     for (let i = 0; i < scores.length; i++) totals[i] = (totals[i] ?? 0) + s.weight * (scores[i] ?? 0);
   }
   return totals;
+}
+
+/** A lister over just `feasible`, computing the affinity lists on demand. */
+function feasibleOnly(feasible: readonly NodeInfo[]): NodeInfoLister {
+  return {
+    list: () => feasible,
+    havePodsWithAffinityList: () => feasible.filter((n) => n.podsWithAffinity.size > 0),
+    havePodsWithRequiredAntiAffinityList: () => feasible.filter((n) => n.podsWithRequiredAntiAffinity.size > 0),
+    imageNumNodes: (image) => feasible.filter((n) => n.imageSizes.has(image)).length,
+    generation: () => 0,
+    changedSince: () => undefined,
+  };
 }
 
 /** The node with the highest score; among equal scores each is equally likely (reservoir sampling). */

@@ -39,15 +39,7 @@ import {
   runReservePluginsUnreserve,
   type Profile,
 } from './framework.js';
-import {
-  CycleState,
-  defaultFilterPlugins,
-  defaultScorePlugins,
-  unresolvable,
-  type FilterStatus,
-  type Plugin,
-  type ScorePlugin,
-} from './plugins/index.js';
+import { CycleState, INTER_POD_AFFINITY, newDefaultPlugins, POD_TOPOLOGY_SPREAD, unresolvable, type FilterStatus, type Plugin, type ScorePlugin } from './plugins/index.js';
 import { preFilterNodeNames } from './plugins/node-affinity.js';
 import {
   isSchedulableAfterCSINodeChange,
@@ -74,10 +66,12 @@ export interface SchedulerOptions {
   /** Binds in flight at once (default 64). */
   bindParallelism?: number;
   /**
-   * The pure filter plugins (default: {@link defaultFilterPlugins}); the VolumeBinding plugin is
-   * appended unless `volumeBinding` is false. Plugins may also implement PreFilter, Reserve, PreBind.
+   * The filter plugins (default: {@link newDefaultPlugins}'s, reading this scheduler's informers); the
+   * VolumeBinding plugin is added unless `volumeBinding` is false — before PodTopologySpread when
+   * present (upstream's order), else last. Plugins may also implement PreFilter, Reserve, PreBind.
    */
   filterPlugins?: readonly Plugin[];
+  /** Default: {@link newDefaultPlugins}'s. */
   scorePlugins?: readonly ScorePlugin[];
   /** Run the VolumeBinding plugin (default true). */
   volumeBinding?: boolean;
@@ -170,10 +164,14 @@ export class Scheduler {
     this.schedulerName = opts.schedulerName ?? 'default-scheduler';
     this.recorder = opts.recorder ?? new EventRecorder(opts.client, { component: this.schedulerName, clock: opts.clock });
     this.bindParallelism = Math.max(1, opts.bindParallelism ?? 64);
-    const plugins: Plugin[] = [...(opts.filterPlugins ?? defaultFilterPlugins)];
+    const defaults = opts.filterPlugins && opts.scorePlugins ? undefined : newDefaultPlugins(opts.informers);
+    const plugins: Plugin[] = [...(opts.filterPlugins ?? defaults?.filter ?? [])];
     this.volumeBindingEnabled = opts.volumeBinding !== false;
     if (this.volumeBindingEnabled) {
-      plugins.push(
+      const at = plugins.findIndex((p) => p.name === POD_TOPOLOGY_SPREAD);
+      plugins.splice(
+        at === -1 ? plugins.length : at,
+        0,
         new VolumeBinding({
           client: opts.client,
           informers: opts.informers,
@@ -184,7 +182,7 @@ export class Scheduler {
       );
     }
     this.profile = newProfile(plugins);
-    this.scorers = opts.scorePlugins ?? defaultScorePlugins;
+    this.scorers = opts.scorePlugins ?? defaults?.score ?? [];
     this.podLister = opts.informers.core.pods().lister();
     this.preemption =
       opts.preemption === false
@@ -294,8 +292,10 @@ export class Scheduler {
   }
 
   private onPodAdd(pod: Pod): void {
-    if (isAssignedActive(pod)) this.cache.addOrUpdatePod(pod);
-    else if (isPendingFor(pod, this.schedulerName)) {
+    if (isAssignedActive(pod)) {
+      this.cache.addOrUpdatePod(pod);
+      this.onAssignedPodAdded(pod);
+    } else if (isPendingFor(pod, this.schedulerName)) {
       this.queue.add(pod);
       if (pod.status?.nominatedNodeName) this.nominate(pod, undefined);
     }
@@ -319,6 +319,7 @@ export class Scheduler {
       this.queue.delete(uid);
       this.nominator.delete(uid);
       this.cache.addOrUpdatePod(newPod);
+      if (!isAssignedActive(oldPod)) this.onAssignedPodAdded(newPod);
       return;
     }
     if (isAssignedActive(oldPod)) {
@@ -336,6 +337,22 @@ export class Scheduler {
       this.queue.delete(uid);
       this.nominator.delete(uid);
     }
+  }
+
+  /**
+   * A pod now runs on a node: pods parked by InterPodAffinity (waiting for a pod their affinity selects)
+   * or PodTopologySpread (domain counts changed) in its namespace may fit now (upstream's
+   * `AssignedPodAdd` event for those plugins, narrowed by namespace as their queueing hints do).
+   */
+  private onAssignedPodAdded(pod: Pod): void {
+    const ns = pod.metadata?.namespace;
+    this.queue.moveAllToActiveOrBackoffQueue((q) => {
+      const plugins = q.unschedulablePlugins;
+      if (!plugins) return false;
+      if (plugins.has(POD_TOPOLOGY_SPREAD)) return q.podInfo.pod.metadata?.namespace === ns;
+      // Only an affinity term can be satisfied by an added pod (namespaces are not checked: a spurious retry is harmless).
+      return plugins.has(INTER_POD_AFFINITY) && q.podInfo.requiredAffinityTerms.some((t) => t.selector.matches(pod.metadata?.labels));
+    });
   }
 
   private onPodDelete(pod: Pod): void {
@@ -363,7 +380,7 @@ export class Scheduler {
     const allNodes = this.cache.nodes();
     const state = new CycleState();
     // No nodes: nothing to pre-filter (upstream returns ErrNoNodesAvailable before PreFilter).
-    const rejected = allNodes.length === 0 ? undefined : runPreFilterPlugins(this.profile.preFilter, podInfo, state);
+    const rejected = allNodes.length === 0 ? undefined : runPreFilterPlugins(this.profile.preFilter, podInfo, state, this.cache);
     if (rejected) {
       // Every node carries the PreFilter status, for the preemption summary (upstream SetAbsentNodesStatus).
       const statuses = new Map(allNodes.map((n) => [n.name, rejected] as const));
@@ -379,7 +396,7 @@ export class Scheduler {
       return;
     }
     // One feasible node: nothing to compare (upstream skips scoring too).
-    const scores = feasible.length === 1 ? [0] : prioritizeNodes(podInfo, feasible, this.scorers);
+    const scores = feasible.length === 1 ? [0] : prioritizeNodes(podInfo, feasible, this.scorers, state, this.cache);
     const host = selectHost(feasible, scores, this.rand);
     this.cache.assumePod(podInfo, host.name);
     this.nominator.delete(podInfo.uid);

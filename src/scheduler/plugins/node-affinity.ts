@@ -11,11 +11,15 @@
  * - `Exists` / `DoesNotExist`: key present / absent;
  * - `Gt` / `Lt`: label present, both it and the single value parse as base-10 integers, and compare.
  * A requirement that is malformed (Gt with two values, a non-integer) matches nothing.
+ *
+ * Score (upstream node_affinity.go `Score`): Σ weight of the `preferredDuringSchedulingIgnoredDuringExecution`
+ * terms the node matches, normalised to `100 × s / max`; skipped for pods without preferred terms.
+ * Weight 2, as upstream's default.
  */
 import { matchNodeSelectorTerms } from '../../machinery/scheduling/index.js';
 import type { PodInfo } from '../node-info.js';
-import type { FilterPlugin } from './types.js';
-import { unresolvable } from './types.js';
+import type { FilterPlugin, ScorePlugin } from './types.js';
+import { defaultNormalizeScore, unresolvable } from './types.js';
 
 export const nodeAffinity: FilterPlugin = {
   name: 'NodeAffinity',
@@ -54,3 +58,22 @@ export function preFilterNodeNames(pod: PodInfo): Set<string> | undefined {
   }
   return names;
 }
+
+export const nodeAffinityScore: ScorePlugin = {
+  name: 'NodeAffinity',
+  weight: 2,
+  preScore(pod) {
+    return (pod.pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ? undefined : 'Skip';
+  },
+  score(pod, node) {
+    let total = 0;
+    for (const t of pod.pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) {
+      // A zero weight adds nothing; an empty preference term matches nothing (as upstream's PreferredSchedulingTerms).
+      if (t.weight !== 0 && matchNodeSelectorTerms([t.preference], node.labels, node.name)) total += t.weight;
+    }
+    return total;
+  },
+  normalizeScore(scores) {
+    defaultNormalizeScore(scores, false);
+  },
+};

@@ -3,13 +3,15 @@ import assert from 'node:assert/strict';
 import type { Taint, Toleration } from '../../api/index.js';
 import { makeNode, makePod, nodeInfo, podInfo } from '../testing/fixtures.js';
 import {
+  CycleState,
   nodeAffinity,
   nodeName,
   nodeResourcesBalancedAllocation,
   nodeResourcesFit,
   nodeResourcesLeastAllocated,
+  nodeAffinityScore,
   nodeUnschedulable,
-  selectorSpread,
+  taintTolerationScore,
   taintToleration,
 } from './index.js';
 import { computePodResourceRequest } from '../resources.js';
@@ -169,19 +171,44 @@ describe('scores', () => {
     // cpu 1/4 = 0.25, memory 1/1 = 1 ⇒ std 0.375 ⇒ 62
     assert.equal(nodeResourcesBalancedAllocation.score(pod, nodeInfo(makeNode('b', { cpu: '4', memory: '1Gi' }))), 62);
   });
-  test('SelectorSpread counts siblings and normalizes', () => {
-    const pod = podInfo(makePod('p', { ownerUID: 'rs1' }));
-    const a = nodeInfo(makeNode('a'), makePod('s1', { ownerUID: 'rs1' }), makePod('s2', { ownerUID: 'rs1' }), makePod('o', { ownerUID: 'other' }));
-    const b = nodeInfo(makeNode('b'), makePod('s3', { ownerUID: 'rs1' }));
-    const c = nodeInfo(makeNode('c'));
-    const scores = [a, b, c].map((n) => selectorSpread.score(pod, n));
-    assert.deepEqual(scores, [2, 1, 0]);
-    selectorSpread.normalizeScore?.(scores);
-    assert.deepEqual(scores, [0, 50, 100]);
+  test('TaintToleration score: fewer untolerated PreferNoSchedule taints score higher (upstream taint_toleration_test.go)', () => {
+    const prefer = (key: string): Taint => ({ key, value: 'v', effect: 'PreferNoSchedule' });
+    const nodes = [nodeInfo(makeNode('a')), nodeInfo(makeNode('b', { taints: [prefer('x')] })), nodeInfo(makeNode('c', { taints: [prefer('x'), prefer('y'), { key: 'z', effect: 'NoSchedule' }] }))];
+    const score = (tolerations: Toleration[]) => {
+      const pod = podInfo(makePod('p', { spec: { tolerations } }));
+      const s = nodes.map((n) => taintTolerationScore.score(pod, n));
+      taintTolerationScore.normalizeScore?.(s);
+      return s;
+    };
+    assert.deepEqual(score([]), [100, 50, 0]);
+    // A toleration for x (effect empty or PreferNoSchedule) removes it; a NoSchedule toleration does not.
+    assert.deepEqual(score([{ key: 'x', operator: 'Exists' }]), [100, 100, 0]);
+    assert.deepEqual(score([{ key: 'x', operator: 'Exists', effect: 'NoSchedule' }]), [100, 50, 0]);
+    assert.deepEqual(score([{ operator: 'Exists', effect: 'PreferNoSchedule' }]), [100, 100, 100]);
+    assert.equal(taintTolerationScore.weight, 3);
   });
-  test('SelectorSpread: no siblings anywhere ⇒ all 100', () => {
-    const scores = [0, 0];
-    selectorSpread.normalizeScore?.(scores);
-    assert.deepEqual(scores, [100, 100]);
+  test('NodeAffinity score: Σ weights of matching preferred terms, normalised to the best (upstream node_affinity_test.go TestNodeAffinityPriority)', () => {
+    const nodes = [nodeInfo(makeNode('a', { labels: { foo: 'bar' } })), nodeInfo(makeNode('b', { labels: { foo: 'bar', key: 'value' } })), nodeInfo(makeNode('c'))];
+    const pod = podInfo(
+      makePod('p', {
+        spec: {
+          affinity: {
+            nodeAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                { weight: 2, preference: { matchExpressions: [{ key: 'foo', operator: 'In', values: ['bar'] }] } },
+                { weight: 4, preference: { matchExpressions: [{ key: 'key', operator: 'In', values: ['value'] }] } },
+              ],
+            },
+          },
+        },
+      }),
+    );
+    assert.equal(nodeAffinityScore.preScore?.(pod, new CycleState(), [], { list: () => [] } as never), undefined);
+    const s = nodes.map((n) => nodeAffinityScore.score(pod, n));
+    assert.deepEqual(s, [2, 6, 0]);
+    nodeAffinityScore.normalizeScore?.(s);
+    assert.deepEqual(s, [33, 100, 0]);
+    assert.equal(nodeAffinityScore.preScore?.(podInfo(makePod('q')), new CycleState(), [], { list: () => [] } as never), 'Skip');
+    assert.equal(nodeAffinityScore.weight, 2);
   });
 });

@@ -81,10 +81,35 @@ export interface FilterPlugin {
  */
 export type PreFilterResult = FilterStatus | 'Skip' | undefined;
 
-/** Runs once per cycle before any Filter (upstream `PreFilterPlugin`). Throws on internal errors. */
+/**
+ * The nodes of the scheduler's cache as plugins see them in a cycle (upstream `framework.NodeInfoLister`
+ * over the cycle's snapshot). The arrays are live: read them within the cycle, do not keep them.
+ */
+export interface NodeInfoLister {
+  /** Every node with a Node object. */
+  list(): readonly NodeInfo[];
+  /** Nodes hosting at least one pod with a pod affinity or anti-affinity term (required or preferred). */
+  havePodsWithAffinityList(): readonly NodeInfo[];
+  /** Nodes hosting at least one pod with a required anti-affinity term. */
+  havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
+  /** How many nodes list the (normalised) image name in `status.images`. */
+  imageNumNodes(image: string): number;
+  /** A counter bumped whenever a node or the pods on it change. */
+  generation(): number;
+  /**
+   * The nodes changed after generation `gen` (possibly repeated; a removed node appears without a
+   * Node object), or undefined when that is no longer known: recount everything.
+   */
+  changedSince(gen: number): readonly NodeInfo[] | undefined;
+}
+
+/**
+ * Runs once per cycle before any Filter (upstream `PreFilterPlugin`), with every node (`nodes`, for
+ * plugins that precompute cluster-wide counts). Throws on internal errors.
+ */
 export interface PreFilterPlugin {
   name: string;
-  preFilter(pod: PodInfo, state: CycleState): PreFilterResult;
+  preFilter(pod: PodInfo, state: CycleState, nodes: NodeInfoLister): PreFilterResult;
 }
 
 /**
@@ -116,13 +141,23 @@ export type Plugin = Partial<PreFilterPlugin & FilterPlugin & ReservePlugin & Pr
 /** Highest score a plugin gives after normalization (upstream `MaxNodeScore`). */
 export const MAX_NODE_SCORE = 100;
 
-/** A score plugin; final node score = Σ weight × score, each score in [0, MAX_NODE_SCORE] after normalize. */
+/**
+ * A score plugin; final node score = Σ weight × score, each score in [0, MAX_NODE_SCORE] after normalize
+ * (upstream `PreScorePlugin`, `ScorePlugin`, `ScoreExtensions`).
+ */
 export interface ScorePlugin {
   name: string;
   weight: number;
-  score(pod: PodInfo, node: NodeInfo): number;
-  /** Rewrites the raw scores of all feasible nodes (same order) into [0, MAX_NODE_SCORE], in place. */
-  normalizeScore?(scores: number[]): void;
+  /**
+   * Runs once per cycle before Score with the feasible nodes and every node; may keep what it computed
+   * in `state`. `'Skip'`: this plugin has nothing to score for this pod (every node gets 0, Score and
+   * normalizeScore are not called). Throws on internal errors.
+   */
+  preScore?(pod: PodInfo, state: CycleState, feasible: readonly NodeInfo[], nodes: NodeInfoLister): 'Skip' | undefined;
+  /** The raw score of one feasible node. `state` is the cycle's (always passed by the framework). */
+  score(pod: PodInfo, node: NodeInfo, state?: CycleState): number;
+  /** Rewrites the raw scores of the feasible nodes (`feasible`, same order) into [0, MAX_NODE_SCORE], in place. */
+  normalizeScore?(scores: number[], state?: CycleState, feasible?: readonly NodeInfo[]): void;
 }
 
 export function unschedulable(plugin: string, ...reasons: string[]): FilterStatus {
@@ -131,4 +166,22 @@ export function unschedulable(plugin: string, ...reasons: string[]): FilterStatu
 
 export function unresolvable(plugin: string, ...reasons: string[]): FilterStatus {
   return { code: 'UnschedulableAndUnresolvable', reasons, plugin };
+}
+
+/**
+ * Scales scores so the highest becomes MAX_NODE_SCORE (`100 × s / max`, truncated); `reverse` then
+ * flips them (`100 - score`). When every score is 0: all 0, or all 100 when reversed (upstream
+ * pkg/scheduler/framework/plugins/helper/normalize_score.go `DefaultNormalizeScore`).
+ */
+export function defaultNormalizeScore(scores: number[], reverse: boolean): void {
+  let max = 0;
+  for (const s of scores) if (s > max) max = s;
+  for (let i = 0; i < scores.length; i++) {
+    if (max === 0) {
+      scores[i] = reverse ? MAX_NODE_SCORE : 0;
+      continue;
+    }
+    const v = Math.trunc((MAX_NODE_SCORE * (scores[i] as number)) / max);
+    scores[i] = reverse ? MAX_NODE_SCORE - v : v;
+  }
 }
