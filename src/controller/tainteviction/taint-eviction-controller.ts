@@ -8,7 +8,8 @@
  *   at once; all tolerated, the smallest `tolerationSeconds` of the tolerations used ⇒ deleted that
  *   long after the controller saw the taint (upstream counts from then, not from the taint's
  *   `timeAdded`); tolerated without `tolerationSeconds` ⇒ kept (and any pending deletion cancelled);
- *   an earlier pending deletion is kept when it is due sooner;
+ *   a deletion already pending from an earlier sighting is kept as it is (upstream compares its
+ *   createdAt + the new minimum with now + the new minimum);
  * - taints gone, pod gone, or pod moved ⇒ pending deletions cancelled (event `TaintManagerEviction`
  *   "Cancelling deletion of Pod <ns>/<name>");
  * - a deletion records `TaintManagerEviction` "Marking for deletion Pod <ns>/<name>", sets the pod

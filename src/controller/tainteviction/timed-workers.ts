@@ -19,9 +19,9 @@ export interface TimedWorker {
 export type TimedWorkFunc = (key: string, fireAt: number) => Promise<void>;
 
 /**
- * Keys with their timed work. An item that ran successfully stays as a `null` entry — so the same
- * work is not added again — until {@link cancelWork} forgets it (upstream keeps a nil worker); a
- * failed one is forgotten at once, so it can be added again.
+ * Keys with their timed work. An item that fired stays as a `null` entry — so the same work is not
+ * added again — until {@link cancelWork} forgets it (upstream keeps a nil worker); one that failed is
+ * forgotten, so it can be added again.
  */
 export class TimedWorkerQueue {
   private readonly workers = new Map<string, TimedWorker | null>();
@@ -63,11 +63,13 @@ export class TimedWorkerQueue {
   }
 
   private async fire(key: string, worker: TimedWorker): Promise<void> {
+    if (this.workers.get(key) !== worker) return;
+    // Running work can no longer be cancelled: the pod's deletion that follows must not read as a cancel.
+    this.workers.set(key, null);
     try {
       await this.work(key, worker.fireAt);
-      if (this.workers.get(key) === worker) this.workers.set(key, null);
     } catch (err) {
-      if (this.workers.get(key) === worker) this.workers.delete(key);
+      if (this.workers.get(key) === null) this.workers.delete(key);
       handleError(err, { component: 'taint-eviction-controller', logger: this.logger, msg: 'Timed work failed', key });
     }
   }
