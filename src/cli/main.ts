@@ -142,7 +142,7 @@ program
   // period lets a demo (or the e2e test) see a stopped node go NotReady in seconds.
   .addOption(new Option('--node-monitor-period <duration>', 'the period for syncing NodeStatus in cloud-node-lifecycle-controller').argParser(durationArg).default(5_000, '5s'))
   .addOption(
-    new Option('--node-monitor-grace-period <duration>', 'amount of time which we allow running Node to be unresponsive before marking it unhealthy')
+    new Option('--node-monitor-grace-period <duration>', 'amount of time which we allow running Node to be unresponsive before marking it unhealthy (keep it above the simulated kubelet\'s 10 s lease renewal)')
       .argParser(durationArg)
       .default(50_000, '50s'),
   )
