@@ -26,6 +26,9 @@
  * 13. managedFields: updates/s of 500 Deployments (merge patches, /status) with field ownership tracked
  *    against the same workload untracked in the same run, and server-side applies/s. Run alone:
  *    `node dist/bench/managed-fields.js [n] [updates]`.
+ * 14. Node failure: 100 of 1,000 nodes stop at once under a 1,000-replica Deployment — simulated
+ *    seconds (FakeClock) until every evicted pod is Running elsewhere, against the lower bound the
+ *    node lifecycle controller's per-zone eviction rate implies. Run alone: `node dist/bench/node-failure.js`.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,6 +49,7 @@ import { listMemory, listMemoryLines } from './list-memory.js';
 import { hpaBenchLine, hpaSyncCost } from './hpa.js';
 import { customResourceBenchLine, customResourceCreates } from './custom-resources.js';
 import { managedFieldsBenchLine, managedFieldsCost } from './managed-fields.js';
+import { nodeFailure, nodeFailureBenchLine } from './node-failure.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
 const line = (s: string): void => void process.stdout.write(s + '\n');
@@ -183,6 +187,7 @@ async function main(): Promise<void> {
   line(hpaBenchLine(1_000, 60, await hpaSyncCost(1_000, 60)));
   line(customResourceBenchLine(1_000, await customResourceCreates(1_000)));
   line(managedFieldsBenchLine(500, 6_000, await managedFieldsCost(500, 6_000)));
+  line(nodeFailureBenchLine(1_000, 100, 1_000, await nodeFailure(1_000, 100, 1_000)));
   line('goals: start-up < 1 s; 10,000 pods Ready < 60 s now, < 10 s (1,000 pods/s) eventually; server RSS < 1 GB during 200 LISTs of 10,000 pods');
 }
 

@@ -41,6 +41,8 @@ import { PersistentVolumeController } from '../controller/volume/persistentvolum
 import { SimulatedProvisioner, SIMULATED_PROVISIONER } from '../controller/volume/provisioner/index.js';
 import { PVCProtectionController } from '../controller/volume/pvcprotection/index.js';
 import { PVProtectionController } from '../controller/volume/pvprotection/index.js';
+import { NodeLifecycleController, type NodeLifecycleControllerOptions } from '../controller/nodelifecycle/index.js';
+import { TaintEvictionController, TAINT_EVICTION_CONTROLLER } from '../controller/tainteviction/index.js';
 import { Scheduler } from '../scheduler/index.js';
 import { NodeSimulator, defaultStages } from '../nodes/index.js';
 import type { StorageClass } from '../api/index.js';
@@ -67,6 +69,8 @@ export interface ControlPlaneOptions {
   authenticator?: TokenAuthenticator;
   /** The HPA controller's settings (kube-controller-manager's flags); unset ones take upstream's defaults. */
   hpa?: HPAOptions;
+  /** The node lifecycle controller's settings (kube-controller-manager's `--node-*` flags); unset ones take upstream's defaults. */
+  nodeLifecycle?: NodeLifecycleOptions;
   /**
    * The cluster CA bundle (PEM) the root-ca-cert-publisher puts in every namespace as
    * `kube-root-ca.crt`; without one (an in-process plane serving no HTTPS) that controller does not run.
@@ -92,6 +96,13 @@ export interface HPAOptions {
   initialReadinessDelayMs?: number;
   metricsClient?: MetricsClient;
 }
+
+/**
+ * kube-controller-manager's node lifecycle flags, durations in ms: `--node-monitor-period`,
+ * `--node-monitor-grace-period`, `--node-startup-grace-period`, `--node-eviction-rate`,
+ * `--secondary-node-eviction-rate`, `--large-cluster-size-threshold`, `--unhealthy-zone-threshold`.
+ */
+export type NodeLifecycleOptions = Omit<NodeLifecycleControllerOptions, 'client' | 'informers' | 'clock' | 'recorder' | 'logger'>;
 
 /** A running control plane without a network face: API server, controllers, scheduler, nodes. */
 export interface ControlPlane {
@@ -223,6 +234,15 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     ...opts.hpa,
   });
   const ttlAfterFinished = new TTLAfterFinishedController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('ttl-after-finished-controller') });
+  const nodeLifecycle = new NodeLifecycleController({
+    client: kcmClient,
+    informers: kcmInformers,
+    clock,
+    recorder: recorder('node-controller'),
+    logger: logFor('node-lifecycle-controller'),
+    ...opts.nodeLifecycle,
+  });
+  const taintEviction = new TaintEvictionController({ client: kcmClient, informers: kcmInformers, clock, recorder: recorder(TAINT_EVICTION_CONTROLLER), logger: logFor(TAINT_EVICTION_CONTROLLER) });
   const podGC = new PodGCController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('pod-garbage-collector') });
   // Budgets over custom resources with a scale subresource: their controllers are found through discovery.
   const disruption = new DisruptionController({
@@ -301,6 +321,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     gc.run(WORKERS.gc, signal),
     namespaces.run(WORKERS.namespace, signal),
     podGC.run(signal),
+    nodeLifecycle.run(signal),
+    taintEviction.run(signal),
     disruption.run(signal),
     ttlAfterFinished.run(WORKERS.ttlAfterFinished, signal),
     cronJobs.run(WORKERS.cronJob, signal),
@@ -366,6 +388,8 @@ export interface ClusterOptions {
   requestTimeoutMs?: number;
   /** The HPA controller's flags. */
   hpa?: HPAOptions;
+  /** The node lifecycle controller's flags. */
+  nodeLifecycle?: NodeLifecycleOptions;
   clock?: Clock;
   rand?: Rand;
   logger: Logger;
@@ -416,6 +440,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     rootCA: certs.caCert,
     ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
     ...(opts.hpa ? { hpa: opts.hpa } : {}),
+    ...(opts.nodeLifecycle ? { nodeLifecycle: opts.nodeLifecycle } : {}),
   });
   const http = await startHttpServer(plane.api, {
     host,

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 /**
  * `kubeplane` command line: `kubeplane up` runs the whole control plane in one process;
- * `kubeplane nodes add|remove` adds or removes simulated nodes of a running cluster;
+ * `kubeplane nodes add|remove|stop|start` adds, removes, stops or restarts simulated nodes of a running cluster;
  * `kubeplane load <kind>/<name> --cpu Q` sets the simulated load of a workload.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger } from './logger.js';
 import { handleError, setFallbackErrorLogger } from '../util/runtime/index.js';
 import { startCluster } from './cluster.js';
-import { addNode, clientFromKubeconfig, newNodeObject, removeNode } from './nodes.js';
+import { addNode, clientFromKubeconfig, newNodeObject, removeNode, setNodeStopped } from './nodes.js';
 import { setLoad } from './load.js';
 import { parseDuration } from '../machinery/duration/index.js';
 import { KNOWN_FEATURES, defaultFeatureGate } from '../machinery/featuregate/index.js';
@@ -76,6 +76,12 @@ interface UpOptions {
   horizontalPodAutoscalerCpuInitializationPeriod: number;
   /** ms */
   horizontalPodAutoscalerInitialReadinessDelay: number;
+  /** ms */
+  nodeMonitorPeriod: number;
+  /** ms */
+  nodeMonitorGracePeriod: number;
+  nodeEvictionRate: number;
+  secondaryNodeEvictionRate: number;
 }
 
 const program = new Command();
@@ -132,6 +138,20 @@ program
       .argParser(nonNegativeDurationArg)
       .default(30_000, '30s'),
   )
+  // kube-controller-manager's node lifecycle flags, same names and defaults (v1.33). A short grace
+  // period lets a demo (or the e2e test) see a stopped node go NotReady in seconds.
+  .addOption(new Option('--node-monitor-period <duration>', 'the period for syncing NodeStatus in cloud-node-lifecycle-controller').argParser(durationArg).default(5_000, '5s'))
+  .addOption(
+    new Option('--node-monitor-grace-period <duration>', 'amount of time which we allow running Node to be unresponsive before marking it unhealthy (keep it above the simulated kubelet\'s 10 s lease renewal)')
+      .argParser(durationArg)
+      .default(50_000, '50s'),
+  )
+  .addOption(new Option('--node-eviction-rate <rate>', 'number of nodes per second on which pods are deleted in case of node failure when a zone is healthy').argParser(ratioArg).default(0.1, '0.1'))
+  .addOption(
+    new Option('--secondary-node-eviction-rate <rate>', 'number of nodes per second on which pods are deleted in case of node failure when a zone is unhealthy')
+      .argParser(ratioArg)
+      .default(0.01, '0.01'),
+  )
   .action(async (o: UpOptions) => {
     const logger = createLogger(o.logLevel);
     const cluster = await startCluster({
@@ -152,6 +172,12 @@ program
         tolerance: o.horizontalPodAutoscalerTolerance,
         cpuInitializationPeriodMs: o.horizontalPodAutoscalerCpuInitializationPeriod,
         initialReadinessDelayMs: o.horizontalPodAutoscalerInitialReadinessDelay,
+      },
+      nodeLifecycle: {
+        nodeMonitorPeriodMs: o.nodeMonitorPeriod,
+        nodeMonitorGracePeriodMs: o.nodeMonitorGracePeriod,
+        evictionLimiterQPS: o.nodeEvictionRate,
+        secondaryEvictionLimiterQPS: o.secondaryNodeEvictionRate,
       },
       logger,
     });
@@ -189,7 +215,7 @@ program
   });
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-const nodesCommand = program.command('nodes').description('add or remove simulated nodes of a running kubeplane cluster');
+const nodesCommand = program.command('nodes').description('add, remove, stop or start simulated nodes of a running kubeplane cluster');
 nodesCommand
   .command('add <name>')
   .description('add a simulated node (it turns Ready within a second)')
@@ -218,6 +244,24 @@ nodesCommand
     }
     process.stdout.write(`node/${name} removed\n`);
   });
+for (const [verb, stopped, what] of [
+  ['stop', true, 'stop a node\'s simulated kubelet (no heartbeats: after --node-monitor-grace-period it turns NotReady and is tainted)'],
+  ['start', false, 'start a stopped node\'s simulated kubelet again (Ready; the node lifecycle controller removes the taints)'],
+] as const) {
+  nodesCommand
+    .command(`${verb} <name>`)
+    .description(what)
+    .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: $KUBECONFIG, else .kubeplane/kubeconfig)')
+    .action(async (name: string, o: { kubeconfig?: string }) => {
+      const { client, close } = clientFromKubeconfig(kubeconfigPath(o.kubeconfig));
+      try {
+        await setNodeStopped(client, name, stopped);
+      } finally {
+        close();
+      }
+      process.stdout.write(`node/${name} ${stopped ? 'stopped' : 'started'}\n`);
+    });
+}
 
 program
   .command('load <workload>')

@@ -1,15 +1,18 @@
 /**
- * `kubeplane nodes add|remove`: adds or removes a simulated node on a running cluster through its
- * kubeconfig. Adding creates a plain Node object (labels, taints, no status); the running cluster's
- * node simulator adopts every Node that appears without a Ready condition — exactly as when a Node is
- * created with `kubectl create -f node.yaml` — and makes it Ready. Removing deletes the Node and its
- * Lease.
+ * `kubeplane nodes add|remove|stop|start`: adds or removes a simulated node on a running cluster
+ * through its kubeconfig. Adding creates a plain Node object (labels, taints, no status); the running
+ * cluster's node simulator adopts every Node that appears without a Ready condition — exactly as when
+ * a Node is created with `kubectl create -f node.yaml` — and makes it Ready. Removing deletes the Node
+ * and its Lease. Stopping sets the annotation `kubeplane.io/simulate: Stopped`, on which the simulated
+ * kubelet stops heartbeating (the node lifecycle controller then marks it Unknown and taints it);
+ * starting removes it.
  */
 import type { Node, Taint } from '../api/index.js';
 import { newClientset, type Clientset } from '../client/index.js';
 import { HttpTransport } from '../client/http/index.js';
 import { loadKubeconfig } from '../client/kubeconfig.js';
 import { isNotFound } from '../machinery/errors/index.js';
+import { NODE_SIMULATE_ANNOTATION, NODE_STOPPED } from '../nodes/index.js';
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
@@ -68,4 +71,12 @@ export async function removeNode(client: Clientset, name: string): Promise<void>
   } catch (err) {
     if (!isNotFound(err)) throw err;
   }
+}
+
+/**
+ * Stops (`stopped`) or starts the node's simulated kubelet: a merge patch setting or removing the
+ * annotation `kubeplane.io/simulate: Stopped`. Throws NotFound when the node does not exist.
+ */
+export async function setNodeStopped(client: Clientset, name: string, stopped: boolean): Promise<void> {
+  await client.core.nodes().patch(name, 'application/merge-patch+json', { metadata: { annotations: { [NODE_SIMULATE_ANNOTATION]: stopped ? NODE_STOPPED : null } } });
 }

@@ -396,3 +396,19 @@ export function dependentEventHandlers<O, D extends MetaObject>(
 export function enqueueWhenAvailable(queue: { addAfter(key: string, delayMs: number): void }, key: string, oldPod: Pod, curPod: Pod, minReadySeconds: number): void {
   if (minReadySeconds > 0 && !isPodReady(oldPod) && isPodReady(curPod)) queue.addAfter(key, minReadySeconds * 1000 + 1000);
 }
+
+/** Index of pods by `spec.nodeName` (upstream `PodNodeNameKeyIndex`, "spec.nodeName"). */
+export const POD_NODE_NAME_INDEX = 'spec.nodeName';
+
+/**
+ * `AddPodNodeNameIndexer`: indexes `podInformer`'s cache by the node the pod is bound to (unbound
+ * pods are not indexed).
+ */
+export function addPodNodeNameIndexer(podInformer: { addIndexers(indexers: Record<string, (pod: Pod) => string[]>): void }): void {
+  addIndexerOnce<Pod>(podInformer, POD_NODE_NAME_INDEX, (pod) => (pod.spec?.nodeName ? [pod.spec.nodeName] : []));
+}
+
+/** The cached pods bound to `nodeName`, read from the {@link POD_NODE_NAME_INDEX} index (which must have been added). */
+export function podsAssignedToNode(podInformer: { getIndexer(): { byIndex(name: string, value: string): Pod[] } }, nodeName: string): Pod[] {
+  return podInformer.getIndexer().byIndex(POD_NODE_NAME_INDEX, nodeName);
+}

@@ -1,5 +1,5 @@
 /** Simulated nodes (kwok-style): node registration and adoption, leases, stage-driven pod lifecycles. */
-export { NodeSimulator, SIMULATED_ANNOTATION, type NodeSimulatorOptions, type NodeSpecInput } from './simulator.js';
+export { NodeSimulator, NODE_SIMULATE_ANNOTATION, NODE_STOPPED, SIMULATED_ANNOTATION, type NodeSimulatorOptions, type NodeSpecInput } from './simulator.js';
 export {
   defaultStages,
   healthyNodeConditions,

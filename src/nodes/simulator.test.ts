@@ -7,7 +7,7 @@ import { newSharedInformerFactory } from '../informers/index.js';
 import { newConflict } from '../machinery/errors/index.js';
 import { FakeClock, flushAsync, formatTime, parseTime } from '../util/clock/index.js';
 import { SeededRand } from '../util/random/index.js';
-import { NodeSimulator, SIMULATED_ANNOTATION } from './simulator.js';
+import { NodeSimulator, NODE_SIMULATE_ANNOTATION, NODE_STOPPED, SIMULATED_ANNOTATION } from './simulator.js';
 import { defaultStages } from './stages.js';
 
 function boundPod(name: string, nodeName: string, extra: Partial<Pod['metadata']> = {}): Pod {
@@ -202,6 +202,31 @@ describe('NodeSimulator', () => {
     await s.clock.stepAsync(299_000);
     assert.equal(parseTime(await beat()), t0);
     await s.settle(async () => (parseTime(await beat()) ?? 0) >= t0 + 300_000, 1000);
+    await s.stop();
+  });
+
+  test('kubeplane.io/simulate=Stopped: no lease renewals, no status, pods frozen; removed: all resume', async () => {
+    const s = await setup([boundPod('p', 'n1')] as KubeObject[]);
+    await s.sim.addNode({ name: 'n1' });
+    const leases = s.client.coordination.leases('kube-node-lease');
+    const renewTime = async () => (await leases.get('n1').catch(() => undefined))?.spec?.renewTime;
+    await s.settle(async () => (await renewTime()) !== undefined && (await s.pod('p')).status?.phase === 'Running', 100);
+    const annotate = (value: string | null) => s.client.core.nodes().patch('n1', 'application/merge-patch+json', { metadata: { annotations: { [NODE_SIMULATE_ANNOTATION]: value } } });
+    await annotate(NODE_STOPPED);
+    await flushAsync();
+    const frozenLease = await renewTime();
+    // What the node lifecycle controller would write: the kubelet must not overwrite it.
+    const n = await s.client.core.nodes().get('n1');
+    await s.client.core.nodes().updateStatus({ ...n, status: { ...n.status, conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown' }] } });
+    await s.client.core.pods('default').delete('p');
+    for (let i = 0; i < 12; i++) await s.clock.stepAsync(10_000);
+    assert.equal(await renewTime(), frozenLease, 'no renewal while stopped');
+    assert.equal((await s.client.core.nodes().get('n1')).status?.conditions?.[0]?.status, 'Unknown', 'no status while stopped');
+    assert.ok((await s.pod('p')).metadata?.deletionTimestamp, 'the deleted pod stays Terminating: no kubelet finishes it');
+    await annotate(null);
+    await s.settle(async () => (await s.client.core.nodes().get('n1')).status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True', 100);
+    await s.settle(async () => (await renewTime()) !== frozenLease, 100);
+    await s.settle(async () => s.pod('p').then(() => false, () => true), 1000);
     await s.stop();
   });
 });

@@ -9,6 +9,13 @@
  * for it); an adopted node gets the annotation and the kubelet's well-known labels.
  * Pods bound to a node that does not exist, or is not simulated, are left alone (they stay Pending).
  *
+ * Stopping a node: the annotation `kubeplane.io/simulate: Stopped` on a simulated Node (what
+ * `kubeplane nodes stop` sets) is a kubelet that went away: its Lease is no longer renewed, its
+ * status no longer written, and its pods stay exactly as they are (nothing reports for them; a pod
+ * deleted meanwhile stays Terminating). The node lifecycle controller then marks it Unknown and taints
+ * it. Removing the annotation (`kubeplane nodes start`) resumes the Lease, writes a healthy status
+ * (Ready=True) and lets its pods' stages run again.
+ *
  * Writes: pod and node status with PUT …/status from the informer's copy, retried on conflict with
  * the latest copy (a fresh GET when the informer has not caught up); pod removal with
  * `DELETE gracePeriodSeconds=0` and a uid precondition, as the kubelet's status manager does.
@@ -38,6 +45,11 @@ import {
 
 /** Marks Nodes run by a kubeplane simulator. */
 export const SIMULATED_ANNOTATION = 'kubeplane.io/simulated';
+
+/** Node annotation value of {@link NODE_SIMULATE_ANNOTATION} that stops the node's simulated kubelet. */
+export const NODE_STOPPED = 'Stopped';
+/** Node annotation controlling the simulated kubelet (`Stopped`: no heartbeats, no status, pods frozen). */
+export const NODE_SIMULATE_ANNOTATION = 'kubeplane.io/simulate';
 
 /** Default concurrent stage workers per resource. */
 export const DEFAULT_PARALLELISM = 256;
@@ -71,7 +83,13 @@ export interface NodeSpecInput {
 interface SimulatedNode extends SimulatedNodeInfo {
   uid: string;
   pods: PodIPPool;
+  /** The kubelet is stopped ({@link NODE_STOPPED}): no lease, no status, no pod stages. */
+  stopped: boolean;
 }
+
+const isStopped = (node: Node): boolean => node.metadata?.annotations?.[NODE_SIMULATE_ANNOTATION] === NODE_STOPPED;
+/** The simulated node, unless its kubelet is stopped. */
+const running = (sim: SimulatedNode | undefined): SimulatedNode | undefined => (sim && !sim.stopped ? sim : undefined);
 
 const podKey = (pod: Pod): string => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 const unwrap = <T>(obj: T | DeletedFinalStateUnknown<T>): T => (obj instanceof DeletedFinalStateUnknown ? obj.obj : obj);
@@ -124,7 +142,7 @@ export class NodeSimulator {
       clock: opts.clock,
       rand,
       get: (key) => pods.lister().get(key),
-      nodeOf: (pod) => (pod.spec?.nodeName ? this.nodes.get(pod.spec.nodeName) : undefined),
+      nodeOf: (pod) => (pod.spec?.nodeName ? running(this.nodes.get(pod.spec.nodeName)) : undefined),
       fire: (pod, stage, node) => this.firePodStage(pod, stage, node as SimulatedNode),
       logger: opts.logger,
     });
@@ -134,7 +152,7 @@ export class NodeSimulator {
       clock: opts.clock,
       rand,
       get: (key) => nodes.lister().get(key),
-      nodeOf: (node) => this.nodes.get(node.metadata?.name ?? ''),
+      nodeOf: (node) => running(this.nodes.get(node.metadata?.name ?? '')),
       fire: (node, stage, sim) => this.fireNodeStage(node, stage, sim as SimulatedNode),
       logger: opts.logger,
     });
@@ -233,9 +251,18 @@ export class NodeSimulator {
       for (const key of this.podsByNode.get(name) ?? []) this.podEngine.enqueue(key);
     }
     const uid = node.metadata?.uid ?? '';
-    if (sim.uid !== uid) {
+    const stopped = isStopped(node);
+    if (stopped && (!sim.stopped || sim.uid !== uid)) {
+      sim.stopped = true;
+      sim.uid = uid;
+      this.leases.remove(name);
+    } else if (!stopped && (sim.stopped || sim.uid !== uid)) {
+      const wasStopped = sim.stopped;
+      sim.stopped = false;
       sim.uid = uid;
       this.leases.add(name, uid);
+      // Back from a stop: its pods' stages run again.
+      if (wasStopped) for (const key of this.podsByNode.get(name) ?? []) this.podEngine.enqueue(key);
     }
     this.nodeEngine.enqueue(name);
   }
@@ -275,7 +302,7 @@ export class NodeSimulator {
     const n = ownIP && ownCIDR ? -1 : this.nodeSeq++;
     const internalIP = ownIP ?? nodeInternalIP(n);
     const cidr = ownCIDR ?? nodePodCIDR(n);
-    const sim: SimulatedNode = { name, internalIP, uid: '', pods: new PodIPPool(cidr) };
+    const sim: SimulatedNode = { name, internalIP, uid: '', pods: new PodIPPool(cidr), stopped: false };
     this.nodes.set(name, sim);
     return sim;
   }
