@@ -34,6 +34,7 @@ import type { Container, ContainerStatus, Pod } from '../api/index.js';
 import { runPodContainer } from '../machinery/simcontainer/index.js';
 import { formatTime, parseTime } from '../util/clock/index.js';
 import { backOffMs, goDuration, SIMULATE_ANNOTATION } from './failure-stages.js';
+import { killingEvents } from './kubelet-events.js';
 import { containerID, isBeingDeleted, phaseOf, podConditions, setConditions, waitingContainer } from './pod-status.js';
 import type { PodStage, StageContext, StageResult } from './stage-types.js';
 
@@ -235,7 +236,7 @@ function restartStages(set: ContainerSet): PodStage[] {
         return {
           status,
           ...(waiting
-            ? { event: { type: 'Warning' as const, reason: 'BackOff', message: `Back-off restarting failed container ${waiting.name} in pod ${formatPod(pod)}` } }
+            ? { events: [{ type: 'Warning' as const, reason: 'BackOff', message: `Back-off restarting failed container ${waiting.name} in pod ${formatPod(pod)}`, fieldPath: `spec.containers{${waiting.name}}` }] }
             : {}),
         };
       },
@@ -299,7 +300,7 @@ export function podKillStage(delayMs = 500): PodStage {
       const now = formatTime(ctx.now);
       const containerStatuses = (pod.status?.containerStatuses ?? []).map((s) => killed(pod, s, now));
       const phase = containerStatuses.length > 0 && containerStatuses.every((s) => s.state?.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
-      return { status: { phase, conditions: terminalConditions(pod, phase, now), containerStatuses } };
+      return { status: { phase, conditions: terminalConditions(pod, phase, now), containerStatuses }, events: killingEvents(pod) };
     },
   };
 }
@@ -419,7 +420,7 @@ function deadlineExceeded(pod: Pod, ctx: StageContext): StageResult {
       conditions: terminalConditions(pod, 'Failed', now),
       containerStatuses: (pod.status?.containerStatuses ?? []).map(killed),
     },
-    event: { type: 'Normal', reason: DEADLINE_EXCEEDED_REASON, message: DEADLINE_EXCEEDED_MESSAGE },
+    events: [{ type: 'Normal', reason: DEADLINE_EXCEEDED_REASON, message: DEADLINE_EXCEEDED_MESSAGE }],
   };
 }
 

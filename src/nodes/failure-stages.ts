@@ -88,19 +88,33 @@ export function pullRetryDelayMs(pod: Pod, now: number): number {
 
 /** The status of a pod whose missing images are waiting with `reason`; its other containers run. */
 function pullFailureStatus(pod: Pod, ctx: StageContext, reason: 'ErrImagePull' | 'ImagePullBackOff'): object {
+  const waiting = new Map<string, { reason: string; message: string }>();
+  for (const c of pod.spec?.containers ?? []) {
+    if (!isMissingImage(c.image)) continue;
+    const err = pullErrorMessage(c.image ?? '');
+    waiting.set(c.name, { reason, message: reason === 'ErrImagePull' ? err : `Back-off pulling image ${JSON.stringify(c.image ?? '')}: ErrImagePull: ${err}` });
+  }
+  return waitingContainersStatus(pod, ctx, waiting);
+}
+
+/**
+ * The status of a started pod (sandbox up, IP allocated) some of whose containers could not be
+ * started and are waiting (`waiting`: container name → reason and message); the others run. Pending
+ * (kubelet_pods.go `getPhase`: a container that never ran keeps the pod Pending), not Ready.
+ */
+export function waitingContainersStatus(pod: Pod, ctx: StageContext, waiting: ReadonlyMap<string, { reason: string; message: string }>): object {
   const now = formatTime(ctx.now);
   const previous = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
   const containers = pod.spec?.containers ?? [];
   const statuses = containers.map((c): ContainerStatus => {
-    if (!isMissingImage(c.image)) return running(pod, c, previous.get(c.name)?.state?.running?.startedAt ?? now);
-    const err = pullErrorMessage(c.image ?? '');
-    const message = reason === 'ErrImagePull' ? err : `Back-off pulling image ${JSON.stringify(c.image ?? '')}: ErrImagePull: ${err}`;
-    return { name: c.name, image: c.image ?? '', imageID: '', ready: false, started: false, restartCount: 0, state: { waiting: { reason, message } } };
+    const w = waiting.get(c.name);
+    if (!w) return running(pod, c, previous.get(c.name)?.state?.running?.startedAt ?? now);
+    return { name: c.name, image: c.image ?? '', imageID: '', ready: false, started: false, restartCount: 0, state: { waiting: { ...w } } };
   });
   const podIP = ctx.allocatePodIP(pod);
   return {
     phase: 'Pending',
-    conditions: podConditions(pod, true, containers.filter((c) => isMissingImage(c.image)).map((c) => c.name), now),
+    conditions: podConditions(pod, true, containers.filter((c) => waiting.has(c.name)).map((c) => c.name), now),
     podIP,
     podIPs: [{ ip: podIP }],
     containerStatuses: statuses,
@@ -108,6 +122,7 @@ function pullFailureStatus(pod: Pod, ctx: StageContext, reason: 'ErrImagePull' |
 }
 
 const firstMissingImage = (pod: Pod): string => (pod.spec?.containers ?? []).find((c) => isMissingImage(c.image))?.image ?? '';
+const firstMissingImageField = (pod: Pod): string => `spec.containers{${(pod.spec?.containers ?? []).find((c) => isMissingImage(c.image))?.name ?? ''}}`;
 
 /**
  * The image-pull failure stages of a started pod with a missing image:
@@ -121,7 +136,7 @@ export function imagePullFailureStages(delayMs = 500, jitterMs = 500): PodStage[
   const candidate = (pod: Pod): boolean => !isBeingDeleted(pod) && phaseOf(pod) === 'Pending' && !!pod.status?.startTime && hasMissingImage(pod);
   const pullFailed: PodStage['next'] = (pod, ctx) => ({
     status: pullFailureStatus(pod, ctx, 'ErrImagePull'),
-    event: { type: 'Warning', reason: 'Failed', message: `Failed to pull image ${JSON.stringify(firstMissingImage(pod))}: ${pullErrorMessage(firstMissingImage(pod))}` },
+    events: [{ type: 'Warning', reason: 'Failed', message: `Failed to pull image ${JSON.stringify(firstMissingImage(pod))}: ${pullErrorMessage(firstMissingImage(pod))}`, fieldPath: firstMissingImageField(pod) }],
   });
   return [
     {
@@ -131,7 +146,7 @@ export function imagePullFailureStages(delayMs = 500, jitterMs = 500): PodStage[
       delayMs: RESYNC_MS,
       next: (pod, ctx) => ({
         status: pullFailureStatus(pod, ctx, 'ImagePullBackOff'),
-        event: { type: 'Normal', reason: 'BackOff', message: `Back-off pulling image ${JSON.stringify(firstMissingImage(pod))}` },
+        events: [{ type: 'Normal', reason: 'BackOff', message: `Back-off pulling image ${JSON.stringify(firstMissingImage(pod))}`, fieldPath: firstMissingImageField(pod) }],
       }),
     },
     {
@@ -244,7 +259,7 @@ export function crashLoopStages(delayMs = 500, jitterMs = 500): PodStage[] {
         const first = containers(pod)[0]?.name ?? '';
         return {
           status: crashedStatus(pod, ctx, statuses),
-          event: { type: 'Warning', reason: 'BackOff', message: `Back-off restarting failed container ${first} in pod ${formatPod(pod)}` },
+          events: [{ type: 'Warning', reason: 'BackOff', message: `Back-off restarting failed container ${first} in pod ${formatPod(pod)}`, fieldPath: `spec.containers{${first}}` }],
         };
       },
     },
