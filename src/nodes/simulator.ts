@@ -49,7 +49,7 @@ export const DEFAULT_PARALLELISM = 256;
  */
 export const DEFAULT_EVENT_QUEUE = 50_000;
 /** Concurrent event writers of the simulated kubelets (one involved object's events stay in order). */
-export const EVENT_WRITERS = 16;
+export const EVENT_WRITERS = 2;
 
 export interface NodeSimulatorOptions {
   client: Clientset;
