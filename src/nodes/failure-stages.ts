@@ -22,6 +22,7 @@
  */
 import type { Container, ContainerStatus, Pod } from '../api/index.js';
 import { formatTime, parseTime } from '../util/clock/index.js';
+import { restartEvents } from './kubelet-events.js';
 import { containerID, imageRepository, isBeingDeleted, phaseOf, podConditions, running } from './pod-status.js';
 import type { PodStage, StageContext } from './stage-types.js';
 
@@ -230,7 +231,9 @@ export function crashLoopStages(delayMs = 500, jitterMs = 500): PodStage[] {
           const s = statusOf(pod, c);
           return exited(pod, c, s?.restartCount ?? 0, s?.state?.running?.startedAt ?? now, now, s?.lastState?.terminated);
         });
-        return { status: crashedStatus(pod, ctx, statuses) };
+        // From Pending the containers were first started (then crashed): the kubelet's start events.
+        const events = phaseOf(pod) === 'Pending' ? restartEvents(pod, containers(pod).map((c) => c.name)) : [];
+        return { status: crashedStatus(pod, ctx, statuses), events };
       },
     },
     {
@@ -244,7 +247,7 @@ export function crashLoopStages(delayMs = 500, jitterMs = 500): PodStage[] {
         const n = restarts(pod);
         if (n === 0) {
           const statuses = containers(pod).map((c) => exited(pod, c, 1, now, now, statusOf(pod, c)?.state?.terminated));
-          return { status: crashedStatus(pod, ctx, statuses) };
+          return { status: crashedStatus(pod, ctx, statuses), events: restartEvents(pod, containers(pod).map((c) => c.name)) };
         }
         const backOff = goDuration(backOffMs(n));
         const statuses = containers(pod).map((c): ContainerStatus => {
@@ -274,7 +277,7 @@ export function crashLoopStages(delayMs = 500, jitterMs = 500): PodStage[] {
           const s = statusOf(pod, c);
           return exited(pod, c, (s?.restartCount ?? 0) + 1, now, now, s?.lastState?.terminated);
         });
-        return { status: crashedStatus(pod, ctx, statuses) };
+        return { status: crashedStatus(pod, ctx, statuses), events: restartEvents(pod, containers(pod).map((c) => c.name)) };
       },
     },
   ];

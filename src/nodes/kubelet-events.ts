@@ -99,6 +99,18 @@ export function containerStartedEvents(pod: Pod, c: Container): StageEvent[] {
   ];
 }
 
+/**
+ * The events of restarting containers `names` of the pod (after an exit or a back-off): the image is
+ * ensured again (already present, or pulled again under pull policy Always), then Created and Started.
+ */
+export function restartEvents(pod: Pod, names: readonly string[]): StageEvent[] {
+  const specs = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  return names.flatMap((name) => {
+    const c = specs.find((x) => x.name === name) ?? { name };
+    return [...imageEvents(pod, c, true, imagePullMs(c.image ?? '')), ...containerStartedEvents(pod, c)];
+  });
+}
+
 /** Warning Failed `Error: <message>` for a container whose config could not be generated. */
 export function containerConfigErrorEvent(pod: Pod, c: Container, message: string): StageEvent {
   return { type: 'Warning', reason: 'Failed', message: `Error: ${message}`, fieldPath: containerFieldPath(pod, c) };

@@ -293,6 +293,19 @@ describe('NodeSimulator: kubelet and node events', () => {
     await s.stop();
   });
 
+  test('a crash-looping container records Created/Started at each restart and BackOff while it waits', async () => {
+    const s = await setup([{ ...pod('crash', { containers: [{ name: 'app', image: 'nginx:1.27' }] }), metadata: { name: 'crash', namespace: 'default', annotations: { 'kubeplane.io/simulate': 'CrashLoopBackOff' } } }] as KubeObject[]);
+    await s.settle(async () => {
+      const events = await s.events('crash');
+      return (events.find((e) => e.reason === 'Started')?.count ?? 0) >= 3 && events.some((e) => e.reason === 'BackOff');
+    }, 1_000);
+    const events = await s.events('crash');
+    assert.equal(events.find((e) => e.reason === 'Created')?.message, 'Created container: app');
+    assert.equal(events.find((e) => e.reason === 'BackOff')?.message, `Back-off restarting failed container app in pod crash_default(${(await s.get('crash')).metadata?.uid ?? ''})`);
+    assert.equal(events.find((e) => e.reason === 'Pulled' && e.message?.includes('already present'))?.message, 'Container image "nginx:1.27" already present on machine');
+    await s.stop();
+  });
+
   test('a registered node records the kubelet start-up events, referring to the node by name', async () => {
     const s = await setup();
     await s.settle(async () => (await s.events('n1')).length >= 6);

@@ -264,8 +264,10 @@ export function nodeHeartbeatStage(delayMs = 5 * 60_000): NodeStage {
 }
 
 /**
- * The default stage set: pods (delete first, so a terminating pod is never made Ready; the failure
- * stages before pod-ready, so a pod meant to fail never turns Ready; then run-to-completion pods'
+ * The default stage set: pods (delete first, so a terminating pod is never made Ready; a volume that
+ * cannot be mounted before anything starts, then image pulls, then container config errors
+ * (reference-stages.ts: missing ConfigMaps/Secrets), the failure stages before pod-ready, so a pod
+ * meant to fail never turns Ready; then run-to-completion pods'
  * containers finishing (completion-stages.ts), every stage bounded by the pod's
  * activeDeadlineSeconds, with pod-active-deadline last for pods nothing else moves) and nodes.
  */
