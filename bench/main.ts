@@ -36,9 +36,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { pino } from 'pino';
 import { SqliteBackend } from '../src/storage/sqlite/index.js';
-import { startCluster } from '../src/cli/cluster.js';
+import { deploymentToReady } from './deployment-ready.js';
 import { rollingUpdate } from './rolling-update.js';
 import { daemonSetCoverage } from './daemonset.js';
 import { namespaceDeletion } from './namespace-delete.js';
@@ -94,44 +93,6 @@ async function rawSqliteWrites(n: number): Promise<number> {
   await backend.close();
   rmSync(dir, { recursive: true, force: true });
   return n / s;
-}
-
-/**
- * Creates a Deployment of `replicas` on a fresh in-process cluster (SQLite) and waits until every pod
- * is Ready. `podStartDelayMs` is the simulated kubelets' container start time (undefined: the default
- * 500 ms + up to 500 ms jitter, as a user sees it; 0: the control plane's own throughput).
- */
-async function deploymentToReady(replicas: number, nodes: number, podStartDelayMs?: number): Promise<{ seconds: number; podsPerSecond: number }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kubeplane-bench-deploy-'));
-  const cluster = await startCluster({
-    nodes,
-    port: 0,
-    dataDir,
-    datastore: 'sqlite',
-    logger: pino({ level: 'silent' }),
-    ...(podStartDelayMs === undefined ? {} : { podStartDelayMs }),
-  });
-  const deployments = cluster.client.apps.deployments('default');
-  const t0 = performance.now();
-  await deployments.create({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'bench' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: 'bench' } },
-      template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
-    },
-  });
-  for (;;) {
-    const d = await deployments.get('bench');
-    if ((d.status?.readyReplicas ?? 0) >= replicas) break;
-    await sleep(20);
-  }
-  const seconds = (performance.now() - t0) / 1000;
-  await cluster.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  return { seconds, podsPerSecond: replicas / seconds };
 }
 
 async function main(): Promise<void> {

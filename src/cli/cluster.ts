@@ -60,6 +60,8 @@ export interface ControlPlaneOptions {
   nodes: number;
   /** Pod start-up delay of the simulated kubelets, in ms, plus up to as much jitter (default 500). */
   podStartDelayMs?: number;
+  /** Whether the simulated kubelets record per-pod events (default true; see NodeSimulatorOptions.podEvents). */
+  kubeletPodEvents?: boolean;
   /** Also have a node `control-plane`, labelled and tainted as kubeadm/kind control-plane nodes are. */
   controlPlaneNode?: boolean;
   clock: Clock;
@@ -305,6 +307,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     clock,
     rand,
     logger: logFor('kubelet'),
+    ...(opts.kubeletPodEvents === undefined ? {} : { podEvents: opts.kubeletPodEvents }),
     // Bound pods become Ready after the delay plus up to as much jitter (kwok's pod-ready stage).
     ...(opts.podStartDelayMs === undefined ? {} : { stages: defaultStages({ podReadyDelayMs: opts.podStartDelayMs, podReadyJitterMs: opts.podStartDelayMs }) }),
   });
@@ -373,6 +376,8 @@ export interface ClusterOptions {
   datastore?: 'sqlite' | 'memory';
   /** Pod start-up delay of the simulated kubelets, in ms. */
   podStartDelayMs?: number;
+  /** Whether the simulated kubelets record per-pod events (default true). */
+  kubeletPodEvents?: boolean;
   /** Also have the tainted `control-plane` node (see {@link ControlPlaneOptions.controlPlaneNode}). */
   controlPlaneNode?: boolean;
   /**
@@ -439,6 +444,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     authenticator: staticTokenAuthenticator(token),
     rootCA: certs.caCert,
     ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
+    ...(opts.kubeletPodEvents === undefined ? {} : { kubeletPodEvents: opts.kubeletPodEvents }),
     ...(opts.hpa ? { hpa: opts.hpa } : {}),
     ...(opts.nodeLifecycle ? { nodeLifecycle: opts.nodeLifecycle } : {}),
   });

@@ -52,6 +52,13 @@ function ratioArg(value: string): number {
   return n;
 }
 
+/** A boolean flag value as Go's strconv.ParseBool reads it (`true`, `false`, `1`, `0`, `t`, `F`…). */
+function boolArg(value: string): boolean {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  throw new InvalidArgumentError('must be true or false');
+}
+
 /** `kubeplane up`'s parsed options (commander camel-cases the flags). */
 interface UpOptions {
   nodes: number;
@@ -60,6 +67,7 @@ interface UpOptions {
   dataDir: string;
   datastore: 'sqlite' | 'memory';
   podStartDelay?: number;
+  kubeletPodEvents: boolean;
   controlPlaneNode?: boolean;
   logLevel: string;
   maxRequestsInflight: number;
@@ -99,6 +107,7 @@ program
     return v;
   }, 'sqlite')
   .option('--pod-start-delay <ms>', 'how long a simulated kubelet takes to start a pod, in ms', intArg(0))
+  .option('--kubelet-pod-events <bool>', 'whether simulated kubelets record per-pod events (Pulling, Pulled, Created, Started, Killing, FailedMount…); false saves an Event write each in very large runs', boolArg, true)
   .option('--control-plane-node', 'also run a node "control-plane" labelled node-role.kubernetes.io/control-plane and tainted NoSchedule, as kind/kubeadm clusters have')
   .option('--encryption-provider-config <file>', 'EncryptionConfiguration (apiserver.config.k8s.io/v1, YAML or JSON): store the resources it names encrypted (aesgcm, aescbc, secretbox, identity)')
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
@@ -162,6 +171,7 @@ program
       datastore: o.datastore,
       controlPlaneNode: o.controlPlaneNode === true,
       ...(o.podStartDelay === undefined ? {} : { podStartDelayMs: o.podStartDelay }),
+      kubeletPodEvents: o.kubeletPodEvents,
       ...(o.encryptionProviderConfig === undefined ? {} : { encryptionProviderConfig: o.encryptionProviderConfig }),
       maxRequestsInFlight: o.maxRequestsInflight,
       maxMutatingRequestsInFlight: o.maxMutatingRequestsInflight,

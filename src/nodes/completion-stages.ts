@@ -34,6 +34,7 @@ import type { Container, ContainerStatus, Pod } from '../api/index.js';
 import { runPodContainer } from '../machinery/simcontainer/index.js';
 import { formatTime, parseTime } from '../util/clock/index.js';
 import { backOffMs, goDuration, SIMULATE_ANNOTATION } from './failure-stages.js';
+import { killingEvents, restartEvents } from './kubelet-events.js';
 import { containerID, isBeingDeleted, phaseOf, podConditions, setConditions, waitingContainer } from './pod-status.js';
 import type { PodStage, StageContext, StageResult } from './stage-types.js';
 
@@ -232,11 +233,15 @@ function restartStages(set: ContainerSet): PodStage[] {
           return { ...s, ready: false, started: false, state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState: { terminated: s.state?.terminated as Terminated } };
         });
         const waiting = failed(pod).find((s) => (s.restartCount ?? 0) > 0);
+        const restartedNow = failed(pod).filter((s) => (s.restartCount ?? 0) === 0).map((s) => s.name);
         return {
           status,
-          ...(waiting
-            ? { event: { type: 'Warning' as const, reason: 'BackOff', message: `Back-off restarting failed container ${waiting.name} in pod ${formatPod(pod)}` } }
-            : {}),
+          events: [
+            ...restartEvents(pod, restartedNow),
+            ...(waiting
+              ? [{ type: 'Warning' as const, reason: 'BackOff', message: `Back-off restarting failed container ${waiting.name} in pod ${formatPod(pod)}`, fieldPath: `spec.containers{${waiting.name}}` }]
+              : []),
+          ],
         };
       },
     },
@@ -246,6 +251,7 @@ function restartStages(set: ContainerSet): PodStage[] {
       selector: (pod) => restarts(pod) && backingOff(pod).length > 0,
       delayMs: (pod) => Math.min(...backingOff(pod).map((s) => backOffMs(s.restartCount ?? 1))),
       next: (pod, ctx) => ({
+        events: restartEvents(pod, backingOff(pod).map((s) => s.name)),
         status: write(pod, ctx, (s, now) =>
           s.state?.waiting?.reason === 'CrashLoopBackOff' ? restarted(s, (s.restartCount ?? 0) + 1, now, s.lastState?.terminated) : s,
         ),
@@ -299,7 +305,7 @@ export function podKillStage(delayMs = 500): PodStage {
       const now = formatTime(ctx.now);
       const containerStatuses = (pod.status?.containerStatuses ?? []).map((s) => killed(pod, s, now));
       const phase = containerStatuses.length > 0 && containerStatuses.every((s) => s.state?.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
-      return { status: { phase, conditions: terminalConditions(pod, phase, now), containerStatuses } };
+      return { status: { phase, conditions: terminalConditions(pod, phase, now), containerStatuses }, events: killingEvents(pod) };
     },
   };
 }
@@ -419,7 +425,7 @@ function deadlineExceeded(pod: Pod, ctx: StageContext): StageResult {
       conditions: terminalConditions(pod, 'Failed', now),
       containerStatuses: (pod.status?.containerStatuses ?? []).map(killed),
     },
-    event: { type: 'Normal', reason: DEADLINE_EXCEEDED_REASON, message: DEADLINE_EXCEEDED_MESSAGE },
+    events: [{ type: 'Normal', reason: DEADLINE_EXCEEDED_REASON, message: DEADLINE_EXCEEDED_MESSAGE }],
   };
 }
 

@@ -22,6 +22,7 @@
  */
 import type { Container, ContainerStatus, Pod } from '../api/index.js';
 import { formatTime, parseTime } from '../util/clock/index.js';
+import { restartEvents } from './kubelet-events.js';
 import { containerID, imageRepository, isBeingDeleted, phaseOf, podConditions, running } from './pod-status.js';
 import type { PodStage, StageContext } from './stage-types.js';
 
@@ -88,19 +89,33 @@ export function pullRetryDelayMs(pod: Pod, now: number): number {
 
 /** The status of a pod whose missing images are waiting with `reason`; its other containers run. */
 function pullFailureStatus(pod: Pod, ctx: StageContext, reason: 'ErrImagePull' | 'ImagePullBackOff'): object {
+  const waiting = new Map<string, { reason: string; message: string }>();
+  for (const c of pod.spec?.containers ?? []) {
+    if (!isMissingImage(c.image)) continue;
+    const err = pullErrorMessage(c.image ?? '');
+    waiting.set(c.name, { reason, message: reason === 'ErrImagePull' ? err : `Back-off pulling image ${JSON.stringify(c.image ?? '')}: ErrImagePull: ${err}` });
+  }
+  return waitingContainersStatus(pod, ctx, waiting);
+}
+
+/**
+ * The status of a started pod (sandbox up, IP allocated) some of whose containers could not be
+ * started and are waiting (`waiting`: container name → reason and message); the others run. Pending
+ * (kubelet_pods.go `getPhase`: a container that never ran keeps the pod Pending), not Ready.
+ */
+export function waitingContainersStatus(pod: Pod, ctx: StageContext, waiting: ReadonlyMap<string, { reason: string; message: string }>): object {
   const now = formatTime(ctx.now);
   const previous = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
   const containers = pod.spec?.containers ?? [];
   const statuses = containers.map((c): ContainerStatus => {
-    if (!isMissingImage(c.image)) return running(pod, c, previous.get(c.name)?.state?.running?.startedAt ?? now);
-    const err = pullErrorMessage(c.image ?? '');
-    const message = reason === 'ErrImagePull' ? err : `Back-off pulling image ${JSON.stringify(c.image ?? '')}: ErrImagePull: ${err}`;
-    return { name: c.name, image: c.image ?? '', imageID: '', ready: false, started: false, restartCount: 0, state: { waiting: { reason, message } } };
+    const w = waiting.get(c.name);
+    if (!w) return running(pod, c, previous.get(c.name)?.state?.running?.startedAt ?? now);
+    return { name: c.name, image: c.image ?? '', imageID: '', ready: false, started: false, restartCount: 0, state: { waiting: { ...w } } };
   });
   const podIP = ctx.allocatePodIP(pod);
   return {
     phase: 'Pending',
-    conditions: podConditions(pod, true, containers.filter((c) => isMissingImage(c.image)).map((c) => c.name), now),
+    conditions: podConditions(pod, true, containers.filter((c) => waiting.has(c.name)).map((c) => c.name), now),
     podIP,
     podIPs: [{ ip: podIP }],
     containerStatuses: statuses,
@@ -108,6 +123,7 @@ function pullFailureStatus(pod: Pod, ctx: StageContext, reason: 'ErrImagePull' |
 }
 
 const firstMissingImage = (pod: Pod): string => (pod.spec?.containers ?? []).find((c) => isMissingImage(c.image))?.image ?? '';
+const firstMissingImageField = (pod: Pod): string => `spec.containers{${(pod.spec?.containers ?? []).find((c) => isMissingImage(c.image))?.name ?? ''}}`;
 
 /**
  * The image-pull failure stages of a started pod with a missing image:
@@ -121,7 +137,7 @@ export function imagePullFailureStages(delayMs = 500, jitterMs = 500): PodStage[
   const candidate = (pod: Pod): boolean => !isBeingDeleted(pod) && phaseOf(pod) === 'Pending' && !!pod.status?.startTime && hasMissingImage(pod);
   const pullFailed: PodStage['next'] = (pod, ctx) => ({
     status: pullFailureStatus(pod, ctx, 'ErrImagePull'),
-    event: { type: 'Warning', reason: 'Failed', message: `Failed to pull image ${JSON.stringify(firstMissingImage(pod))}: ${pullErrorMessage(firstMissingImage(pod))}` },
+    events: [{ type: 'Warning', reason: 'Failed', message: `Failed to pull image ${JSON.stringify(firstMissingImage(pod))}: ${pullErrorMessage(firstMissingImage(pod))}`, fieldPath: firstMissingImageField(pod) }],
   });
   return [
     {
@@ -131,7 +147,7 @@ export function imagePullFailureStages(delayMs = 500, jitterMs = 500): PodStage[
       delayMs: RESYNC_MS,
       next: (pod, ctx) => ({
         status: pullFailureStatus(pod, ctx, 'ImagePullBackOff'),
-        event: { type: 'Normal', reason: 'BackOff', message: `Back-off pulling image ${JSON.stringify(firstMissingImage(pod))}` },
+        events: [{ type: 'Normal', reason: 'BackOff', message: `Back-off pulling image ${JSON.stringify(firstMissingImage(pod))}`, fieldPath: firstMissingImageField(pod) }],
       }),
     },
     {
@@ -215,7 +231,9 @@ export function crashLoopStages(delayMs = 500, jitterMs = 500): PodStage[] {
           const s = statusOf(pod, c);
           return exited(pod, c, s?.restartCount ?? 0, s?.state?.running?.startedAt ?? now, now, s?.lastState?.terminated);
         });
-        return { status: crashedStatus(pod, ctx, statuses) };
+        // From Pending the containers were first started (then crashed): the kubelet's start events.
+        const events = phaseOf(pod) === 'Pending' ? restartEvents(pod, containers(pod).map((c) => c.name)) : [];
+        return { status: crashedStatus(pod, ctx, statuses), events };
       },
     },
     {
@@ -229,7 +247,7 @@ export function crashLoopStages(delayMs = 500, jitterMs = 500): PodStage[] {
         const n = restarts(pod);
         if (n === 0) {
           const statuses = containers(pod).map((c) => exited(pod, c, 1, now, now, statusOf(pod, c)?.state?.terminated));
-          return { status: crashedStatus(pod, ctx, statuses) };
+          return { status: crashedStatus(pod, ctx, statuses), events: restartEvents(pod, containers(pod).map((c) => c.name)) };
         }
         const backOff = goDuration(backOffMs(n));
         const statuses = containers(pod).map((c): ContainerStatus => {
@@ -244,7 +262,7 @@ export function crashLoopStages(delayMs = 500, jitterMs = 500): PodStage[] {
         const first = containers(pod)[0]?.name ?? '';
         return {
           status: crashedStatus(pod, ctx, statuses),
-          event: { type: 'Warning', reason: 'BackOff', message: `Back-off restarting failed container ${first} in pod ${formatPod(pod)}` },
+          events: [{ type: 'Warning', reason: 'BackOff', message: `Back-off restarting failed container ${first} in pod ${formatPod(pod)}`, fieldPath: `spec.containers{${first}}` }],
         };
       },
     },
@@ -259,7 +277,7 @@ export function crashLoopStages(delayMs = 500, jitterMs = 500): PodStage[] {
           const s = statusOf(pod, c);
           return exited(pod, c, (s?.restartCount ?? 0) + 1, now, now, s?.lastState?.terminated);
         });
-        return { status: crashedStatus(pod, ctx, statuses) };
+        return { status: crashedStatus(pod, ctx, statuses), events: restartEvents(pod, containers(pod).map((c) => c.name)) };
       },
     },
   ];

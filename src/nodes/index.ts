@@ -1,5 +1,5 @@
 /** Simulated nodes (kwok-style): node registration and adoption, leases, stage-driven pod lifecycles. */
-export { NodeSimulator, NODE_SIMULATE_ANNOTATION, NODE_STOPPED, SIMULATED_ANNOTATION, type NodeSimulatorOptions, type NodeSpecInput } from './simulator.js';
+export { NodeSimulator, NODE_SIMULATE_ANNOTATION, NODE_STOPPED, SIMULATED_ANNOTATION, DEFAULT_EVENT_QUEUE, type NodeSimulatorOptions, type NodeSpecInput } from './simulator.js';
 export {
   defaultStages,
   healthyNodeConditions,
@@ -19,7 +19,23 @@ export {
   type Stage,
   type StageContext,
   type StageResult,
+  startEvents,
 } from './stages.js';
+export type { StageEvent } from './stage-types.js';
+export {
+  containerConfigErrorEvent,
+  containerStartedEvents,
+  failedMountEvent,
+  goDurationMs,
+  imageEvents,
+  imageSizeBytes,
+  killingEvents,
+  nodeHealthyEvents,
+  nodeStartupEvents,
+  pullPolicyOf,
+} from './kubelet-events.js';
+export { containerConfigError, containerConfigErrors, volumeMountErrors, volumeSetUpError, type PodReferenceLookup, type VolumeMountError } from './pod-references.js';
+export { containerConfigStages, mountRetryDelayMs, volumeMountStage, CREATE_CONTAINER_CONFIG_ERROR, POD_SYNC_BACKOFF_MS } from './reference-stages.js';
 export { imageRepository } from './pod-status.js';
 export {
   activeDeadlineAt,

@@ -15,6 +15,7 @@ import { runWorkers } from '../workqueue/index.js';
 import type { Clock } from '../util/clock/index.js';
 import type { Rand } from '../util/random/index.js';
 import { RateLimitingQueue } from '../workqueue/index.js';
+import type { PodReferenceLookup } from './pod-references.js';
 import type { SimulatedNodeInfo, Stage } from './stages.js';
 
 export interface StageEngineOptions<T extends Pod | Node> {
@@ -27,8 +28,13 @@ export interface StageEngineOptions<T extends Pod | Node> {
   get: (key: string) => T | undefined;
   /** The simulated node an object belongs to (the pod's node, or the node itself); undefined = not ours. */
   nodeOf: (obj: T) => SimulatedNodeInfo | undefined;
-  /** Performs a due stage on an object. Throws to have the key retried with backoff. */
-  fire: (obj: T, stage: Stage<T>, node: SimulatedNodeInfo) => Promise<void>;
+  /**
+   * Performs a due stage on an object; resolves true when it wrote (status or delete), false when it
+   * only recorded events. Throws to have the key retried with backoff.
+   */
+  fire: (obj: T, stage: Stage<T>, node: SimulatedNodeInfo) => Promise<boolean>;
+  /** What selectors may read besides the object (ConfigMaps and Secrets pods refer to). */
+  lookup?: PodReferenceLookup;
   logger?: Logger;
 }
 
@@ -69,7 +75,7 @@ export class StageEngine<T extends Pod | Node> {
   private async sync(key: string): Promise<{ requeueAfter: number } | undefined> {
     const obj = this.opts.get(key);
     const node = obj && this.opts.nodeOf(obj);
-    const stage = obj && node ? this.opts.stages.find((s) => s.selector(obj)) : undefined;
+    const stage = obj && node ? this.opts.stages.find((s) => s.selector(obj, this.opts.lookup)) : undefined;
     if (!obj || !node || !stage) {
       this.pending.delete(key);
       return undefined;
@@ -85,9 +91,12 @@ export class StageEngine<T extends Pod | Node> {
     if (now < p.dueAt) return { requeueAfter: p.dueAt - now };
     // Cleared only after success: a failed write is retried (rate-limited) without a new delay; the
     // write's own watch event then re-queues the key and selects the next stage.
-    await this.opts.fire(obj, stage, node);
+    const wrote = await this.opts.fire(obj, stage, node);
     this.pending.delete(key);
-    return undefined;
+    // A stage that only recorded events (a retry that failed again: FailedMount, CreateContainerConfigError)
+    // left the object as it was, so no watch event will come: evaluate it again now, and the stage's
+    // delay, counted anew, is the wait until the next attempt.
+    return wrote ? undefined : { requeueAfter: 0 };
   }
 
   private delayFor(stage: Stage<T>, obj: T, now: number): number {

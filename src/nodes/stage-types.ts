@@ -4,6 +4,18 @@
  * both depend on it without depending on each other.
  */
 import type { Node, Pod } from '../api/index.js';
+import type { PodReferenceLookup } from './pod-references.js';
+
+/**
+ * An event a stage records about its object, as the kubelet would (source `kubelet`, host = the node).
+ * `fieldPath` names the container for container events (`spec.containers{nginx}`).
+ */
+export interface StageEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+  fieldPath?: string;
+}
 
 /** What a stage does when it fires. */
 export interface StageResult {
@@ -11,8 +23,8 @@ export interface StageResult {
   status?: object;
   /** Delete the object (pods: `gracePeriodSeconds: 0` with a uid precondition, as the kubelet does). */
   delete?: boolean;
-  /** An event to record about the object. */
-  event?: { type: 'Normal' | 'Warning'; reason: string; message: string };
+  /** Events to record about the object, in order. */
+  events?: StageEvent[];
 }
 
 /** What a stage can read besides the object. */
@@ -23,6 +35,8 @@ export interface StageContext {
   node: SimulatedNodeInfo;
   /** Allocates (or returns the already allocated) pod IP from the node's pod CIDR. Throws when the CIDR is full. */
   allocatePodIP(pod: Pod): string;
+  /** The objects pods refer to (ConfigMaps, Secrets); absent = references are not checked. */
+  lookup?: PodReferenceLookup;
 }
 
 /** What the simulator knows of a node it runs. */
@@ -30,12 +44,18 @@ export interface SimulatedNodeInfo {
   name: string;
   /** InternalIP, e.g. `10.0.0.2`. */
   internalIP: string;
+  /** Images pulled on this node so far (pull policy IfNotPresent uses them); absent = none. */
+  images?: Set<string>;
 }
 
 export interface Stage<T = Pod | Node> {
   name: string;
   resource: 'Pod' | 'Node';
-  selector: (obj: T) => boolean;
+  /**
+   * Whether the stage applies to the object now. `lookup` reads what pods refer to (absent in tests
+   * that do not check references: then everything referred to counts as present).
+   */
+  selector: (obj: T, lookup?: PodReferenceLookup) => boolean;
   /**
    * Delay after the object entered this state, ms: fixed, or computed from the object and the time
    * it entered the state (ms), e.g. a back-off that grows with the restart count.

@@ -105,7 +105,12 @@ describe('pod stages', () => {
     const s = podDeleteStage(5000);
     assert.equal(s.delayLimitMs?.({ ...pod, metadata: { ...pod.metadata, deletionGracePeriodSeconds: 2 } }, ctx.now), 2000);
     assert.equal(s.delayLimitMs?.(pod, ctx.now), undefined);
-    assert.deepEqual(s.next(pod, ctx), { delete: true });
+    assert.deepEqual(s.next(pod, ctx), { delete: true, events: [] }, 'no container ran: nothing to stop');
+    const runningPod: Pod = { ...pod, status: { ...pod.status, containerStatuses: [{ name: 'app', image: 'nginx:1.27', imageID: '', ready: true, restartCount: 0, state: { running: {} } }] } };
+    assert.deepEqual(s.next(runningPod, ctx), {
+      delete: true,
+      events: [{ type: 'Normal', reason: 'Killing', message: 'Stopping container app', fieldPath: 'spec.containers{app}' }],
+    });
   });
 });
 

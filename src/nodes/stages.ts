@@ -8,8 +8,8 @@
  * For every object the engine (stage-engine.ts) uses the first stage, in list order, whose selector
  * matches.
  */
-import type { ContainerStatus, Node, NodeCondition, NodeStatus } from '../api/index.js';
-import { formatTime } from '../util/clock/index.js';
+import type { Container, ContainerStatus, Node, NodeCondition, NodeStatus, Pod } from '../api/index.js';
+import { formatTime, parseTime } from '../util/clock/index.js';
 import {
   finishedInitContainers,
   gracePeriodMs,
@@ -25,8 +25,10 @@ import {
 } from './completion-stages.js';
 import { crashLoopStages, imagePullFailureStages } from './failure-stages.js';
 import { sha256Hex } from './hash.js';
+import { containerStartedEvents, imageEvents, imagePullMs, killingEvents, nodeHealthyEvents, nodeStartupEvents, type StageEvent } from './kubelet-events.js';
+import { containerConfigStages, volumeMountStage } from './reference-stages.js';
 import { containerID, isBeingDeleted, phaseOf, podConditions, running, waitingContainer } from './pod-status.js';
-import type { NodeStage, PodStage, AnyStage, SimulatedNodeInfo } from './stage-types.js';
+import type { NodeStage, PodStage, AnyStage, SimulatedNodeInfo, StageContext } from './stage-types.js';
 
 export type { AnyStage, NodeStage, PodStage, SimulatedNodeInfo, Stage, StageContext, StageResult } from './stage-types.js';
 
@@ -101,7 +103,8 @@ export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
       const network = { hostIP: ctx.node.internalIP, hostIPs: [{ ip: ctx.node.internalIP }], podIP, podIPs: [{ ip: podIP }], startTime: pod.status?.startTime ?? now };
       if (ran?.failed) {
         const status = pod.spec?.restartPolicy === 'Never' ? initFailedStatus(pod, ran.statuses, now) : initCrashStatus(pod, ran.statuses, now);
-        return { status: { ...status, ...network } };
+        const upToFailed = (pod.spec?.initContainers ?? []).slice(0, (pod.spec?.initContainers ?? []).findIndex((c) => c.name === ran.failed) + 1);
+        return { status: { ...status, ...network }, events: startEvents(pod, upToFailed, ctx) };
       }
       const initContainerStatuses = ran?.statuses ?? (pod.spec?.initContainers ?? []).map((c): ContainerStatus =>
         c.restartPolicy === 'Always'
@@ -124,9 +127,30 @@ export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
           containerStatuses: (pod.spec?.containers ?? []).map((c) => running(pod, c, now)),
           ...(initContainerStatuses.length > 0 ? { initContainerStatuses } : {}),
         },
+        events: startEvents(pod, [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])], ctx),
       };
     },
   };
+}
+
+/**
+ * The kubelet's events for starting `containers` in order (init containers first): image events, then
+ * Created and Started. The first pulled image took the time since the pod started (the start delay);
+ * later ones a stable time of their own. Images pulled are remembered on the node (`ctx.node.images`),
+ * so the next pod with pull policy IfNotPresent finds them present.
+ */
+export function startEvents(pod: Pod, containers: readonly Container[], ctx: StageContext): StageEvent[] {
+  const events: StageEvent[] = [];
+  let first = true;
+  for (const c of containers) {
+    const image = c.image ?? '';
+    const sinceStart = ctx.now - (parseTime(pod.status?.startTime) ?? ctx.now);
+    const pulls = imageEvents(pod, c, ctx.node.images?.has(image) ?? false, first ? sinceStart : imagePullMs(image));
+    if (pulls.length > 1) first = false;
+    ctx.node.images?.add(image);
+    events.push(...pulls, ...containerStartedEvents(pod, c));
+  }
+  return events;
 }
 
 /**
@@ -141,7 +165,7 @@ export function podDeleteStage(delayMs = 500): PodStage {
     selector: isBeingDeleted,
     delayMs,
     delayLimitMs: gracePeriodMs,
-    next: () => ({ delete: true }),
+    next: (pod) => ({ delete: true, events: killingEvents(pod) }),
   };
 }
 
@@ -216,7 +240,12 @@ export function nodeInitializeStage(): NodeStage {
     resource: 'Node',
     selector: (node) => readyCondition(node)?.status !== 'True',
     delayMs: 0,
-    next: (node, ctx) => ({ status: simulatedNodeStatus(node, ctx.node, ctx.now) }),
+    next: (node, ctx) => {
+      const previous = node.status?.conditions ?? [];
+      // A node without any condition: its kubelet is starting and registers it (an adopted node).
+      const events = previous.length === 0 ? nodeStartupEvents(ctx.node.name, { ready: true }) : nodeHealthyEvents(ctx.node.name, previous);
+      return { status: simulatedNodeStatus(node, ctx.node, ctx.now), events };
+    },
   };
 }
 
@@ -235,15 +264,19 @@ export function nodeHeartbeatStage(delayMs = 5 * 60_000): NodeStage {
 }
 
 /**
- * The default stage set: pods (delete first, so a terminating pod is never made Ready; the failure
- * stages before pod-ready, so a pod meant to fail never turns Ready; then run-to-completion pods'
+ * The default stage set: pods (delete first, so a terminating pod is never made Ready; a volume that
+ * cannot be mounted before anything starts, then image pulls, then container config errors
+ * (reference-stages.ts: missing ConfigMaps/Secrets), the failure stages before pod-ready, so a pod
+ * meant to fail never turns Ready; then run-to-completion pods'
  * containers finishing (completion-stages.ts), every stage bounded by the pod's
  * activeDeadlineSeconds, with pod-active-deadline last for pods nothing else moves) and nodes.
  */
 export function defaultStages(opts: DefaultStageOptions = {}): AnyStage[] {
   const pods = [
     podCreateStage(),
+    volumeMountStage(),
     ...imagePullFailureStages(opts.podReadyDelayMs, opts.podReadyJitterMs),
+    ...containerConfigStages(opts.podReadyDelayMs, opts.podReadyJitterMs),
     ...crashLoopStages(opts.podReadyDelayMs, opts.podReadyJitterMs),
     ...initCrashLoopStages(),
     podReadyStage(opts.podReadyDelayMs, opts.podReadyJitterMs),

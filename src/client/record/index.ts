@@ -11,9 +11,13 @@
  * 3. spam filter: each source+object has a token bucket of 25 events refilled at 1 per 5 minutes;
  *    events beyond it are dropped.
  *
- * Writing is fire-and-forget: {@link EventRecorder.event} only queues (up to 1000 events, then drops,
- * as the broadcaster's channel does); a background loop writes them in order. Errors are logged and
+ * Writing is fire-and-forget: {@link EventRecorder.event} only queues (up to 1000 events by default,
+ * then drops, as the broadcaster's channel does); background loops write them. Errors are logged and
  * never reach the caller; transport errors (not a StatusError) are retried up to 12 times, 10 s apart.
+ * One loop by default, so events are written in the order recorded; with `writers` > 1 (a recorder
+ * that stands for many kubelets, each with its own broadcaster upstream) the events of one involved
+ * object still go through one loop, in order, and different objects' events are written concurrently
+ * (the storage batches concurrent writes into shared transactions).
  */
 import type { Event, MetaObject } from '../../api/index.js';
 import type { Clientset } from '../index.js';
@@ -29,6 +33,7 @@ const AGGREGATE_MAX_EVENTS = 10;
 const AGGREGATE_INTERVAL_MS = 600_000;
 const SPAM_BURST = 25;
 const SPAM_QPS = 1 / 300;
+/** client-go's `maxQueuedEvents`: the broadcaster's channel size. */
 const MAX_QUEUED_EVENTS = 1000;
 const MAX_TRIES = 12;
 const RETRY_SLEEP_MS = 10_000;
@@ -116,6 +121,14 @@ function aggregateKeys(e: Event): [string, string] {
   return [agg, e.message ?? ''];
 }
 
+/** The write loop of an event: by its involved object, so one object's events stay in order. */
+function laneOf(e: Event, lanes: number): number {
+  const key = `${e.involvedObject.namespace ?? ''}/${e.involvedObject.name ?? ''}`;
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
+  return Math.abs(h) % lanes;
+}
+
 /** A shallow copy of `obj` with `apiVersion`/`kind` set when the object lacks them (informer objects may). */
 export function withTypeMeta<T extends MetaObject>(obj: T, apiVersion: string, kind: string): T {
   return obj.kind ? obj : { ...obj, apiVersion, kind };
@@ -129,7 +142,30 @@ export interface EventRecorderOptions {
   /** `source.host`, e.g. the node name for kubelet-like components. */
   host?: string;
   logger?: Logger;
+  /** Events queued at most before new ones are dropped (default 1000, client-go's `maxQueuedEvents`). */
+  maxQueued?: number;
+  /** Concurrent write loops (default 1); one object's events always share a loop. */
+  writers?: number;
 }
+
+/** Per-event details of {@link EventRecorder.event}. */
+export interface EventOptions {
+  /**
+   * `involvedObject.fieldPath`, e.g. `spec.containers{nginx}` for a kubelet's container events
+   * (pkg/kubelet/container/ref.go `GenerateContainerRef`).
+   */
+  fieldPath?: string;
+  /** `source.host` and `reportingInstance` for this event, overriding the recorder's (one recorder for many nodes). */
+  host?: string;
+}
+
+/**
+ * Makes event names unique across every recorder of the process: events recorded within one clock
+ * millisecond are named in the order they were recorded, so `kubectl describe` (which sorts by
+ * seconds, then keeps the list order, i.e. by name) shows a scheduler's event before the kubelet's
+ * that followed it.
+ */
+let nameSeq = 0;
 
 /** Records events about objects, correlated and written asynchronously. */
 export class EventRecorder {
@@ -143,13 +179,14 @@ export class EventRecorder {
   private readonly aggregates = new LruCache<AggregateRecord>(MAX_LRU_ENTRIES);
   private readonly spam = new LruCache<SpamRecord>(MAX_LRU_ENTRIES);
 
-  private readonly queue: QueuedEvent[] = [];
-  private draining = false;
+  /** One FIFO per write loop. */
+  private readonly queues: QueuedEvent[][];
+  private readonly draining: boolean[];
+  private readonly maxQueued: number;
+  private queued = 0;
   /** Events dropped since the queue last filled up (reported once it drains). */
   private dropped = 0;
   private idleWaiters: (() => void)[] = [];
-  /** Distinguishes events made at the same clock instant, so their names stay unique. */
-  private seq = 0;
   private stopped = false;
 
   constructor(client: Clientset, opts: EventRecorderOptions) {
@@ -158,30 +195,40 @@ export class EventRecorder {
     this.host = opts.host;
     this.clock = opts.clock;
     this.logger = opts.logger ?? stderrLogger;
+    this.maxQueued = Math.max(1, opts.maxQueued ?? MAX_QUEUED_EVENTS);
+    const writers = Math.max(1, Math.floor(opts.writers ?? 1));
+    this.queues = Array.from({ length: writers }, () => []);
+    this.draining = this.queues.map(() => false);
   }
 
   /**
    * Records an event about `obj` (which should carry apiVersion/kind; see {@link withTypeMeta}).
    * Returns at once; never throws.
    */
-  event(obj: MetaObject, type: EventType, reason: string, message: string): void {
+  event(obj: MetaObject, type: EventType, reason: string, message: string, opts: EventOptions = {}): void {
     if (this.stopped) return;
-    const correlated = this.correlate(this.makeEvent(obj, type, reason, message));
+    const correlated = this.correlate(this.makeEvent(obj, type, reason, message, opts));
     if (!correlated) return;
-    if (this.queue.length >= MAX_QUEUED_EVENTS) {
+    if (this.queued >= this.maxQueued) {
       // Upstream's broadcaster drops silently (watch.DropIfChannelFull); one line per burst is enough
       // here, or a 10,000-pod scale-up would log thousands of them.
       if (this.dropped++ === 0) this.logger.error({ component: this.component }, 'Event queue full, dropping events');
       return;
     }
-    this.queue.push(correlated);
-    if (!this.draining) void this.drain();
+    const lane = this.queues.length === 1 ? 0 : laneOf(correlated.event, this.queues.length);
+    this.queues[lane]?.push(correlated);
+    this.queued++;
+    if (!this.draining[lane]) void this.drain(lane);
   }
 
   /** Resolves once every queued event has been written (or given up on). */
   flush(): Promise<void> {
-    if (!this.draining && this.queue.length === 0) return Promise.resolve();
+    if (this.idle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private idle(): boolean {
+    return this.queued === 0 && !this.draining.includes(true);
   }
 
   /** Stops accepting events; queued ones are still written. */
@@ -191,11 +238,11 @@ export class EventRecorder {
 
   /** A unique name suffix: the clock in nanoseconds (plus a counter within one ms), in hex. */
   private nameSuffix(now: number): string {
-    const ns = BigInt(Math.floor(now)) * 1_000_000n + BigInt(this.seq++ % 1_000_000);
+    const ns = BigInt(Math.floor(now)) * 1_000_000n + BigInt(nameSeq++ % 1_000_000);
     return ns.toString(16);
   }
 
-  private makeEvent(obj: MetaObject, type: EventType, reason: string, message: string): Event {
+  private makeEvent(obj: MetaObject, type: EventType, reason: string, message: string, opts: EventOptions): Event {
     const meta = obj.metadata ?? {};
     const now = this.clock.now();
     const t = formatTime(now);
@@ -206,8 +253,10 @@ export class EventRecorder {
     if (meta.uid) involvedObject.uid = meta.uid;
     if (obj.apiVersion) involvedObject.apiVersion = obj.apiVersion;
     if (meta.resourceVersion) involvedObject.resourceVersion = meta.resourceVersion;
+    if (opts.fieldPath) involvedObject.fieldPath = opts.fieldPath;
+    const host = opts.host ?? this.host;
     const source: NonNullable<Event['source']> = { component: this.component };
-    if (this.host) source.host = this.host;
+    if (host) source.host = host;
     const event: Event = {
       apiVersion: 'v1',
       kind: 'Event',
@@ -221,7 +270,7 @@ export class EventRecorder {
       lastTimestamp: t,
       count: 1,
       reportingComponent: this.component,
-      reportingInstance: this.host ?? '',
+      reportingInstance: host ?? '',
     };
     return event;
   }
@@ -298,9 +347,11 @@ export class EventRecorder {
     return !accepted;
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
-    for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+  private async drain(lane: number): Promise<void> {
+    const queue = this.queues[lane] ?? [];
+    this.draining[lane] = true;
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      this.queued--;
       try {
         await this.recordToSink(next);
       } catch (err) {
@@ -308,7 +359,8 @@ export class EventRecorder {
         handleError(err, { component: this.component, logger: this.logger, msg: 'Could not record an event', event: next.event.metadata.name });
       }
     }
-    this.draining = false;
+    this.draining[lane] = false;
+    if (!this.idle()) return;
     if (this.dropped > 0) {
       this.logger.info({ component: this.component, dropped: this.dropped }, 'Event queue drained; events were dropped while it was full');
       this.dropped = 0;

@@ -104,4 +104,30 @@ describe('EventRecorder', () => {
     assert.ok(written >= 1000 && written < 1500, `${written} events written`);
     assert.deepEqual(lines, ['error Event queue full, dropping events', 'info Event queue drained; events were dropped while it was full']);
   });
+
+  test('per-event host and fieldPath (one kubelet recorder for many nodes; container events)', async () => {
+    const { recorder, events } = await setup();
+    recorder.event(rs, 'Normal', 'Pulling', 'Pulling image "nginx"', { host: 'node-1', fieldPath: 'spec.containers{app}' });
+    recorder.event(rs, 'Normal', 'Other', 'm');
+    await recorder.flush();
+    const [pulling, other] = [...(await events())].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+    assert.deepEqual([pulling?.source?.host, pulling?.reportingInstance, pulling?.involvedObject.fieldPath], ['node-1', 'node-1', 'spec.containers{app}']);
+    assert.deepEqual([other?.source?.host, other?.reportingInstance, other?.involvedObject.fieldPath], [undefined, '', undefined]);
+  });
+
+  test('several writers, a larger queue: every event written, names in recording order, one object\'s repeats counted', async () => {
+    const clock = new FakeClock();
+    const transport = await newFakeTransport({ clock, namespaces: ['ns'] });
+    const client = newClientset(transport);
+    const recorder = new EventRecorder(client, { component: 'kubelet', clock, logger: silentLogger, writers: 8, maxQueued: 5000 });
+    for (let i = 0; i < 1500; i++) recorder.event({ ...rs, metadata: { ...rs.metadata, name: `p${i}`, uid: `u${i}` } }, 'Normal', 'Started', 'Started container app');
+    for (let i = 0; i < 3; i++) recorder.event(rs, 'Warning', 'FailedMount', 'MountVolume.SetUp failed');
+    await recorder.flush();
+    const items = (await client.core.events('ns').list()).items;
+    assert.equal(items.length, 1501);
+    assert.equal(items.find((e) => e.reason === 'FailedMount')?.count, 3, 'create then two patches, in order on one writer');
+    // Names are `<object>.<hex suffix>`; the suffixes grow in recording order (same clock instant).
+    const suffix = (obj: string): bigint => BigInt(`0x${items.find((e) => e.involvedObject.name === obj)?.metadata.name?.split('.')[1] ?? '0'}`);
+    assert.ok(suffix('p0') < suffix('p1') && suffix('p1') < suffix('p2') && suffix('p2') < suffix('p1499'));
+  });
 });
