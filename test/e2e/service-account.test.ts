@@ -47,7 +47,7 @@ describe('service accounts and tokens with real kubectl', { timeout: 180_000 }, 
     const described = await kp.kubectlOk(['describe', 'pod', 'web']);
     assert.match(described, new RegExp(`/var/run/secrets/kubernetes.io/serviceaccount from ${volume?.name ?? ''} \\(ro\\)`));
     assert.match(described, new RegExp(`  ${volume?.name ?? ''}:\\n    Type:\\s+Projected \\(a volume that contains injected data from multiple sources\\)\\n    TokenExpirationSeconds:\\s+3607\\n    ConfigMapName:\\s+kube-root-ca.crt\\n`));
-    assert.match(described, /\n    DownwardAPI:\s+true\n/);
+    assert.match(described, /\n {4}DownwardAPI:\s+true\n/);
     assert.match(described, /\nService Account:\s+default\n/);
   });
 
