@@ -61,12 +61,13 @@ function serviceAccounts(storeOf: StorageContext['storeOf'], clock: Clock, rand:
 function awaitServiceAccount(served: Store, namespace: string, name: string, clock: Clock, waitMs: number, find: () => Promise<ServiceAccount | undefined>): Promise<ServiceAccount | undefined> {
   return new Promise((resolve) => {
     let done = false;
-    let stream: WatchStream | undefined;
+    // Set once the watch has started: events may arrive while it starts, before it is returned.
+    const started: { stream?: WatchStream } = {};
     const finish = (sa: ServiceAccount | undefined): void => {
       if (done) return;
       done = true;
       timer.stop();
-      stream?.stop();
+      started.stream?.stop();
       resolve(sa);
     };
     const timer = clock.setTimer(waitMs, () => finish(undefined));
@@ -75,8 +76,8 @@ function awaitServiceAccount(served: Store, namespace: string, name: string, clo
       if ((ev.type === 'ADDED' || ev.type === 'MODIFIED') && obj.metadata?.name === name) finish(obj);
     };
     // A watch that ends early (410) leaves the wait to the timer.
-    stream = served.watch(namespace, {}, onEvent, () => undefined);
-    if (done) stream.stop();
+    started.stream = served.watch(namespace, {}, onEvent, () => undefined);
+    if (done) started.stream.stop();
     // Written between the first look and the watch's start.
     void find().then((sa) => sa && finish(sa), () => undefined);
   });
