@@ -43,6 +43,8 @@ export type {
   ResourceQuota,
   LimitRange,
   ComponentStatus,
+  Volume,
+  VolumeMount,
 } from 'kubernetes-types/core/v1.js';
 export type { Role, RoleBinding, ClusterRole, ClusterRoleBinding, PolicyRule, Subject, RoleRef, AggregationRule } from 'kubernetes-types/rbac/v1.js';
 export type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';

@@ -53,6 +53,19 @@ export interface RestRequest {
   patchType?: PatchType;
   /** Identity of the caller, for managedFields defaults and audit, e.g. `kube-controller-manager`. */
   userAgent?: string;
+  /**
+   * Who sent the request, as the HTTP server authenticated it (self reviews answer for them);
+   * undefined in process, where components act as the cluster admin.
+   */
+  user?: RequestUser;
+}
+
+/** An authenticated user (k8s.io/apiserver `user.Info`). */
+export interface RequestUser {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
 }
 
 /** A watch event as on the wire: `{"type":"ADDED","object":{…}}`. */

@@ -8,7 +8,7 @@
  * pkg/controlplane (default namespaces, kube-apiserver's compactor every 5 minutes,
  * apiserver/pkg/storage/etcd3/compact.go).
  */
-import type { RestRequest, Transport, WatchEvent, WatchStream } from '../api/request.js';
+import type { RequestUser, RestRequest, Transport, WatchEvent, WatchStream } from '../api/request.js';
 import {
   newBadRequest,
   newInvalid,
@@ -30,7 +30,8 @@ import { apiVersionOf } from './registry/generic/decode.js';
 import { getScale, patchScale, updateScale } from './registry/generic/subresources.js';
 import type { AdmissionPlugin } from './registry/extension.js';
 import { deprecationWarning, type ResourceInfo, type ResourceStrategy, type ReviewContext, type ViewOf } from './registry/strategy.js';
-import type { TokenAuthenticator } from './authn/index.js';
+import { unionAuthenticator, type TokenAuthenticator } from './authn/index.js';
+import { ServiceAccountTokens, type ReferencedObject, type ServiceAccountTokenGetter } from './authn/serviceaccount.js';
 import { CacheFeed } from './watchcache/cache-feed.js';
 import type { EventWindowSizing } from './watchcache/event-window.js';
 import type { WatchCache } from './watchcache/watch-cache.js';
@@ -51,9 +52,15 @@ export interface ApiServerOptions {
   watchCacheSizing?: EventWindowSizing;
   /**
    * Who a bearer token is, for TokenReview (the HTTP server authenticates requests with the same
-   * token); without it TokenReview authenticates nothing, as upstream's without token authenticators.
+   * token), besides the service-account tokens the server issues itself.
    */
   authenticator?: TokenAuthenticator;
+  /**
+   * The service-account signing key (PEM, RSA or EC P-256), kube-apiserver's
+   * `--service-account-signing-key-file`; without one a key is made on first use and lost with the
+   * server, so its tokens do not survive a restart.
+   */
+  serviceAccountKey?: string;
   /**
    * Whether writes record `metadata.managedFields` (default true, as kube-apiserver always does);
    * false only for `npm run bench` to measure the cost of tracking.
@@ -92,6 +99,12 @@ export class ApiServer {
   private readonly rand: Rand;
   private compactionTimer: Timer | undefined;
   private closed = false;
+  /** Issues the TokenRequest API's tokens (serviceaccounts/token). */
+  private readonly serviceAccountTokens: ServiceAccountTokens;
+  /** Authenticates the tokens {@link serviceAccountTokens} issues, against the objects they name. */
+  readonly serviceAccountAuthenticator: TokenAuthenticator;
+  /** What TokenReview asks: the configured authenticator, then service-account tokens. */
+  private readonly reviewAuthenticator: TokenAuthenticator;
   /** The `resourcesChanged` hooks of the last add or remove (see {@link resourcesSynced}). */
   private resourcesChanging: Promise<unknown> = Promise.resolve();
 
@@ -100,6 +113,9 @@ export class ApiServer {
     this.rand = opts.rand ?? realRand;
     this.strategies = [...opts.strategies];
     this.feed = new CacheFeed(opts.backend, this.clock, opts.watchCacheSizing);
+    this.serviceAccountTokens = new ServiceAccountTokens({ clock: this.clock, rand: this.rand, ...(opts.serviceAccountKey !== undefined ? { privateKeyPem: opts.serviceAccountKey } : {}) });
+    this.serviceAccountAuthenticator = this.serviceAccountTokens.authenticator(this.tokenGetter());
+    this.reviewAuthenticator = opts.authenticator ? unionAuthenticator(opts.authenticator, this.serviceAccountAuthenticator) : unionAuthenticator(this.serviceAccountAuthenticator);
     for (const strategy of this.strategies) {
       if (strategy.view) this.installView(strategy, strategy.view);
       else this.install(strategy, this.feed.addCache(resourcePrefix(strategy.info), rootTypeOf(strategy), onReadOf(strategy)));
@@ -127,11 +143,25 @@ export class ApiServer {
       validateCreate: async (obj, gr, dryRun) => {
         for (const plugin of this.admissionPlugins) await plugin.validateCreate?.(obj, gr, dryRun);
       },
+      serviceAccountTokens: this.serviceAccountTokens,
     });
     this.stores.set(storeKey(strategy.info), store);
     this.routes.set(routeKey(strategy.info), withWarning({ store, info: strategy.info }, strategy));
     this.refreshAdmission();
     return store;
+  }
+
+  /**
+   * What the service-account token validator reads (upstream's getter over informers with a live GET
+   * on a miss): the watch cache, else storage, so an object just created is found.
+   */
+  private tokenGetter(): ServiceAccountTokenGetter {
+    const lookup = (resource: string) => async (namespace: string, name: string): Promise<ReferencedObject | undefined> => {
+      const store = this.stores.get(storeKey({ group: '', resource }));
+      if (!store) return undefined;
+      return store.cached(namespace, name) ?? (await store.storedObject(namespace, name));
+    };
+    return { getServiceAccount: lookup('serviceaccounts'), getPod: lookup('pods'), getSecret: lookup('secrets') };
   }
 
   /** Routes a view's version to the store it views. @throws Error when that store is not served */
@@ -307,7 +337,7 @@ export class ApiServer {
     // A request without a User-Agent has no default manager (upstream's prefix of '' is '').
     const ua = req.userAgent ?? '';
     if (store.strategy.review) {
-      if (name === undefined && sub === undefined && req.verb === 'create') return ok(this.review(store.strategy, req.body, ns, query, warnings), 201);
+      if (name === undefined && sub === undefined && req.verb === 'create') return ok(await this.review(store.strategy, req.body, ns, query, warnings, req.user), 201);
       throw newMethodNotSupported(store.gr, req.verb);
     }
     const own = store.extension;
@@ -359,14 +389,21 @@ export class ApiServer {
    * names no kind: upstream's review REST reports `<internal object>.Kind`, which decoding leaves
    * empty (`.authorization.k8s.io "" is invalid: …`).
    */
-  private review(strategy: ResourceStrategy, body: unknown, namespace: string | undefined, query: Record<string, string>, warnings: string[]): unknown {
+  private async review(
+    strategy: ResourceStrategy,
+    body: unknown,
+    namespace: string | undefined,
+    query: Record<string, string>,
+    warnings: string[],
+    user: RequestUser | undefined,
+  ): Promise<unknown> {
     const obj = decodeBody(strategy, body, parseFieldValidation(query, 'CreateOptions'), warnings);
     ensureReviewNamespace(obj, strategy.info.namespaced ? (namespace ?? '') : '');
     strategy.defaults(obj);
     const errs = strategy.validate(obj);
     if (errs.length > 0) throw newInvalid({ group: strategy.info.group, kind: '' }, '', errs);
-    const ctx: ReviewContext = { authenticator: this.opts.authenticator };
-    return deepFreeze((strategy.review as (o: KubeObject, c: ReviewContext) => KubeObject)(obj, ctx));
+    const ctx: ReviewContext = { authenticator: this.reviewAuthenticator, ...(user ? { user } : {}) };
+    return deepFreeze(await (strategy.review as (o: KubeObject, c: ReviewContext) => KubeObject | Promise<KubeObject>)(obj, ctx));
   }
 
   /**

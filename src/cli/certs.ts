@@ -6,7 +6,7 @@
  * on first start and reused, so kubeconfigs stay valid across restarts.
  */
 import 'reflect-metadata'; // @peculiar/x509 resolves its providers through tsyringe, which needs it
-import { webcrypto } from 'node:crypto';
+import { generateKeyPairSync, webcrypto } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isIP } from 'node:net';
@@ -102,4 +102,21 @@ export async function loadOrCreateServingCerts(dataDir: string, hosts: string[],
   writePrivateFile(paths.key, out.key);
   writePrivateFile(paths.cert, out.cert);
   return out;
+}
+
+/**
+ * The service-account signing key, kubeadm's `sa.key` / `sa.pub` in the data directory: an RSA 2048
+ * key made on first start and kept, so the tokens issued survive restarts. Returns the private key
+ * (PKCS#8 PEM). Both files are mode 0600.
+ */
+export function loadOrCreateServiceAccountKey(dataDir: string): string {
+  const paths = { key: join(dataDir, 'sa.key'), pub: join(dataDir, 'sa.pub') };
+  makePrivate(paths.key, paths.pub);
+  if (existsSync(paths.key)) return readFileSync(paths.key, 'utf8');
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const key = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  writePrivateFile(paths.pub, publicKey.export({ type: 'spki', format: 'pem' }) as string);
+  // The private key last: its presence is what a start looks for.
+  writePrivateFile(paths.key, key);
+  return key;
 }

@@ -50,7 +50,7 @@ import { isAlreadyExists } from '../machinery/errors/index.js';
 import { realClock, type Clock } from '../util/clock/index.js';
 import { defaultFeatureGate } from '../machinery/featuregate/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
-import { loadOrCreateServingCerts } from './certs.js';
+import { loadOrCreateServiceAccountKey, loadOrCreateServingCerts } from './certs.js';
 import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files.js';
 
 /** Options of {@link startControlPlane}. */
@@ -78,6 +78,11 @@ export interface ControlPlaneOptions {
    * `kube-root-ca.crt`; without one (an in-process plane serving no HTTPS) that controller does not run.
    */
   rootCA?: string;
+  /**
+   * The service-account signing key (PEM) the TokenRequest API signs with (`kubeplane up`: the data
+   * directory's `sa.key`); without one the API server makes one that lives as long as it.
+   */
+  serviceAccountKey?: string;
 }
 
 /**
@@ -149,7 +154,14 @@ const WORKERS = {
  */
 export async function startControlPlane(opts: ControlPlaneOptions): Promise<ControlPlane> {
   const { clock, rand, backend } = opts;
-  const api = await ApiServer.create({ backend, strategies: servedStrategies, clock, rand, ...(opts.authenticator ? { authenticator: opts.authenticator } : {}) });
+  const api = await ApiServer.create({
+    backend,
+    strategies: servedStrategies,
+    clock,
+    rand,
+    ...(opts.authenticator ? { authenticator: opts.authenticator } : {}),
+    ...(opts.serviceAccountKey !== undefined ? { serviceAccountKey: opts.serviceAccountKey } : {}),
+  });
   const controller = new AbortController();
   const signal = controller.signal;
   // Every component and informer listens for the one stop signal; that is not a leak.
@@ -414,7 +426,8 @@ export interface Cluster extends ControlPlane {
 
 /**
  * Starts `kubeplane up`: storage under `dataDir`, the control plane, and the HTTP API server with a
- * bearer token and a kubeconfig that kubectl and @kubernetes/client-node accept. The data directory is
+ * bearer token and a kubeconfig that kubectl and @kubernetes/client-node accept; service-account
+ * tokens are signed with the data directory's `sa.key`. The data directory is
  * made 0700 and every file in it 0600 (./private-files.ts). With `encryptionProviderConfig`, storage is
  * wrapped in a TransformingBackend that encrypts the configured resources; the file is loaded before
  * anything else starts, so a bad one fails with nothing touched.
@@ -443,6 +456,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     controlPlaneNode: opts.controlPlaneNode ?? false,
     authenticator: staticTokenAuthenticator(token),
     rootCA: certs.caCert,
+    serviceAccountKey: loadOrCreateServiceAccountKey(dataDir),
     ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
     ...(opts.kubeletPodEvents === undefined ? {} : { kubeletPodEvents: opts.kubeletPodEvents }),
     ...(opts.hpa ? { hpa: opts.hpa } : {}),

@@ -10,7 +10,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DaemonSet, Deployment, Pod } from '../api/index.js';
-import { ApiServer } from '../apiserver/index.js';
+import { ApiServer, DEFAULT_NAMESPACES } from '../apiserver/index.js';
+import { ensureDefaultServiceAccount } from '../apiserver/testing/fixtures.js';
 import { servedStrategies } from '../apiserver/registry/resources/index.js';
 import { newClientset, type Clientset, type Transport, type WatchEvent } from '../client/index.js';
 import { StatusError } from '../machinery/errors/index.js';
@@ -33,11 +34,15 @@ async function outcome(p: Promise<unknown>): Promise<unknown> {
   }
 }
 
-/** Runs `scenario` on a clientset over `transport`, with namespace `ns` created first. */
+/**
+ * Runs `scenario` on a clientset over `transport`, with namespace `ns` and its `default`
+ * ServiceAccount (what the serviceaccounts controller would add; pods need it) created first.
+ */
 async function runOn(newTransport: (clock: FakeClock) => Promise<Transport>, scenario: Scenario): Promise<unknown> {
   const clock = new FakeClock(T0);
   const cs = newClientset(await newTransport(clock));
   await cs.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' } });
+  await cs.core.serviceAccounts('ns').create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
   return scenario(cs, clock);
 }
 
@@ -46,6 +51,8 @@ async function agreed(scenario: Scenario): Promise<unknown> {
   const viaFake = await runOn((clock) => newFakeTransport({ clock, rand: new SeededRand(5) }), scenario);
   const viaServer = await runOn(async (clock) => {
     const server = await ApiServer.create({ backend: new MemoryBackend(), strategies: servedStrategies, clock, rand: new SeededRand(5) });
+    // What the serviceaccounts controller of `kubeplane up` does first.
+    for (const ns of DEFAULT_NAMESPACES) await ensureDefaultServiceAccount(server, ns);
     return server.inProcessTransport();
   }, scenario);
   assert.deepEqual(viaFake, viaServer, 'the fake and the server answer the same');

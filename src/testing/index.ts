@@ -17,7 +17,9 @@
  * seeding an object also creates its namespace when it does not exist and the seed does not contain
  * it, because a stored namespaced object implies its namespace (a real cluster cannot hold one
  * without it). Creating into any other namespace fails with 404 as on a real cluster: a test of the
- * namespace lifecycle sees exactly the real admission.
+ * namespace lifecycle sees exactly the real admission. The namespaces the fake creates (the default
+ * ones included) get their `default` ServiceAccount, as the serviceaccounts controller gives every
+ * namespace of a real cluster: the server's ServiceAccount admission refuses pods without it.
  *
  * **Seeding.** {@link seedObjects} writes objects straight into storage, as a restore would, and the
  * watch caches pick them up from the storage watch: status, spec.nodeName, ownerReferences,
@@ -29,7 +31,8 @@
  */
 import type { KubeObject } from '../api/index.js';
 import type { ObjectMeta } from '../api/index.js';
-import { ApiServer } from '../apiserver/index.js';
+import { ApiServer, DEFAULT_NAMESPACES } from '../apiserver/index.js';
+import { ensureDefaultServiceAccount } from '../apiserver/testing/fixtures.js';
 import { servedStrategies } from '../apiserver/registry/resources/index.js';
 import { clone, encodeForStorage, metaOf } from '../apiserver/registry/generic/objects.js';
 import { resourcePrefix } from '../apiserver/registry/generic/store.js';
@@ -70,6 +73,7 @@ export async function newFakeServer(opts: FakeServerOptions = {}): Promise<FakeS
     compact: () => server.compact(server.currentRevision()),
     resourceVersion: () => String(server.currentRevision()),
   });
+  for (const ns of DEFAULT_NAMESPACES) await ensureDefaultServiceAccount(server, ns);
   for (const ns of opts.namespaces ?? []) await ensureNamespace(server, ns);
   if (opts.objects) await transport.seed(opts.objects);
   // The first request sees everything above, even a list at resourceVersion 0 (served from the cache).
@@ -158,11 +162,15 @@ function asStored(obj: KubeObject, strategy: ResourceStrategy, clock: Clock, ran
   return stored;
 }
 
-/** Creates namespace `name` through the server (an Active namespace, as `kubectl create namespace`) unless it exists. */
+/**
+ * Creates namespace `name` through the server (an Active namespace, as `kubectl create namespace`)
+ * unless it exists, and its `default` ServiceAccount.
+ */
 async function ensureNamespace(server: ApiServer, name: string): Promise<void> {
   try {
     await server.handle({ verb: 'create', group: '', version: 'v1', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
   } catch (err) {
     if (!isAlreadyExists(err)) throw err;
   }
+  await ensureDefaultServiceAccount(server, name);
 }

@@ -15,7 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify as toYaml } from 'yaml';
 import { pino } from 'pino';
-import { ApiServer } from '../../src/apiserver/index.js';
+import { ApiServer, DEFAULT_NAMESPACES } from '../../src/apiserver/index.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/apiserver/http/index.js';
 import { servedStrategies } from '../../src/apiserver/registry/resources/index.js';
 import type { ResourceStrategy } from '../../src/apiserver/registry/strategy.js';
@@ -23,6 +23,7 @@ import { rootTypeName } from '../../src/api/schema/index.js';
 import { startControlPlane, type ControlPlane } from '../../src/cli/cluster.js';
 import { MemoryBackend } from '../../src/storage/memory/index.js';
 import { FakeClock, realClock } from '../../src/util/clock/index.js';
+import { ensureDefaultServiceAccount } from '../../src/apiserver/testing/fixtures.js';
 import { SeededRand } from '../../src/util/random/index.js';
 import { deleteAt, fieldPaths, jsonPointer, mergePatchFor, setAt, type FieldPath } from './model.js';
 import type { FuzzCase, Mutation } from './arbitraries.js';
@@ -115,6 +116,9 @@ export class FuzzServer {
     const server = await startHttpServer(api, { host: '127.0.0.1', port: 0, clock, logger: silent });
     const client = newClientset(api.inProcessTransport());
     for (const name of new Set(Object.values(SEED_NAMESPACES))) await client.core.namespaces().create({ metadata: { name } });
+    // The API server alone has no serviceaccounts controller: give its namespaces the `default`
+    // account the controller would (the ServiceAccount admission refuses pods without one).
+    if (mode === 'api') for (const ns of [...DEFAULT_NAMESPACES, ...new Set(Object.values(SEED_NAMESPACES))]) await ensureDefaultServiceAccount(api, ns);
     return new FuzzServer(mode, api, server, clock, plane, backend);
   }
 

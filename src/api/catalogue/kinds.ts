@@ -166,6 +166,7 @@ export const SERVICE_ACCOUNTS = kind<ServiceAccount>()({
   versions: ['v1'],
   shortNames: ['sa'],
   client: ['core', 'serviceAccounts'],
+  subresources: [{ name: 'token', kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] }],
 });
 
 export const EVENTS = kind<Event>()({

@@ -116,6 +116,7 @@ describe('LimitRanger in the API server', () => {
     });
     // Other namespaces are not limited.
     await client.core.namespaces().create({ metadata: { name: 'free' } });
+    await client.core.serviceAccounts('free').create({ metadata: { name: 'default' } });
     await client.core.pods('free').create({ ...pod({ limits: { cpu: '2' } }), metadata: { name: 'big' } });
     await server.close();
   });

@@ -1,20 +1,32 @@
 /**
- * Authentication: who a bearer token is. kubeplane has one identity, whoever holds the cluster's
- * bearer token, and it is a cluster admin (`system:masters`), as the holder of an entry in
- * kube-apiserver's `--token-auth-file` with that group would be. The HTTP server authenticates every
- * request with it, and TokenReview asks it about any token.
+ * Authentication: who a bearer token is. Two kinds of token are accepted: the cluster's one static
+ * bearer token, whose holder is a cluster admin (`system:masters`), as the holder of an entry in
+ * kube-apiserver's `--token-auth-file` with that group would be; and the service-account JWTs the
+ * TokenRequest API issues (./serviceaccount.ts). The HTTP server authenticates every request with
+ * their union, and TokenReview asks it about any token.
  *
  * Upstream: k8s.io/apiserver pkg/authentication/request/bearertoken/bearertoken.go (the `Bearer`
  * header, `invalid bearer token`), pkg/authentication/token/tokenfile (a static token), pkg/
  * authentication/group/authenticated_group_adder.go (`system:authenticated`), pkg/authentication/
- * authenticator/audiences.go (audience-agnostic tokens answer for the server's API audiences).
+ * authenticator/audiences.go (audience-agnostic tokens answer for the server's API audiences),
+ * pkg/authentication/request/union/union.go (the first authenticator that knows the token wins).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** `user.Info` as TokenReview and SelfSubjectReview report it. */
 export interface UserInfo {
   username: string;
+  /** The user's uid (a service account's). */
+  uid?: string;
   groups: string[];
+  /** Further attributes (a service-account token's credential id, bound pod). */
+  extra?: Record<string, string[]>;
+}
+
+/** A token's user and the audiences (of those asked) it is valid for. */
+export interface AuthenticationResult {
+  user: UserInfo;
+  audiences: string[];
 }
 
 /** The identity behind the bearer token (`kubectl auth whoami`). */
@@ -34,19 +46,52 @@ export const INVALID_BEARER_TOKEN = 'invalid bearer token';
 
 /** What a token authenticates as. */
 export interface TokenAuthenticator {
-  /** The user `token` authenticates, or undefined when it is not a valid token. */
-  authenticateToken(token: string): UserInfo | undefined;
+  /**
+   * The user `token` authenticates and the audiences among `audiences` (default: the server's
+   * {@link API_AUDIENCES}) it is valid for; undefined when it is not a valid token for any of them.
+   */
+  authenticateToken(token: string, audiences?: readonly string[]): Promise<AuthenticationResult | undefined>;
 }
+
+/** `user.AllAuthenticated`, which every authenticated user is in. */
+export const ALL_AUTHENTICATED = 'system:authenticated';
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
 
-/** The authenticator of the cluster's one bearer token: compared in constant time, it is {@link ADMIN_USER}. */
+/**
+ * The authenticator of the cluster's one bearer token: compared in constant time, it is
+ * {@link ADMIN_USER}. The token is audience-agnostic: valid for the API audiences among those asked.
+ */
 export function staticTokenAuthenticator(token: string): TokenAuthenticator {
   const expected = digest(token);
   return {
-    authenticateToken: (candidate) => (timingSafeEqual(digest(candidate), expected) ? { username: ADMIN_USER.username, groups: [...ADMIN_USER.groups] } : undefined),
+    authenticateToken: (candidate, wanted) => {
+      if (!timingSafeEqual(digest(candidate), expected)) return Promise.resolve(undefined);
+      const asked = wanted && wanted.length > 0 ? wanted : API_AUDIENCES;
+      const audiences = API_AUDIENCES.filter((a) => asked.includes(a));
+      if (audiences.length === 0) return Promise.resolve(undefined);
+      return Promise.resolve({ user: { username: ADMIN_USER.username, groups: [...ADMIN_USER.groups] }, audiences });
+    },
+  };
+}
+
+/**
+ * The union of `authenticators` (union.go): the first that knows the token answers, with
+ * `system:authenticated` added to its groups when missing (group/authenticated_group_adder.go).
+ */
+export function unionAuthenticator(...authenticators: TokenAuthenticator[]): TokenAuthenticator {
+  return {
+    async authenticateToken(token, audiences) {
+      for (const a of authenticators) {
+        const res = await a.authenticateToken(token, audiences);
+        if (!res) continue;
+        const groups = res.user.groups.includes(ALL_AUTHENTICATED) ? res.user.groups : [...res.user.groups, ALL_AUTHENTICATED];
+        return { ...res, user: { ...res.user, groups } };
+      }
+      return undefined;
+    },
   };
 }
 

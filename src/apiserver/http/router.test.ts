@@ -43,6 +43,8 @@ describe('resource URLs → RestRequest (apiserver.md §6.1)', () => {
       namespace: 'default',
       query: { limit: '500', labelSelector: 'app=web' },
       userAgent: 'kubectl/v1.33.0',
+      // The bearer token's user, as the server authenticated it.
+      user: { username: 'kubeplane-admin', groups: ['system:masters', 'system:authenticated'] },
     });
   });
 

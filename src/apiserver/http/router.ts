@@ -6,7 +6,7 @@
  * GET get|list|watch, POST create, PUT update, PATCH patch, DELETE delete|deletecollection.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RestRequest, Verb } from '../../api/request.js';
+import type { RequestUser, RestRequest, Verb } from '../../api/request.js';
 import { newNotAcceptable, newNotFoundPath } from '../../machinery/errors/index.js';
 import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, objectMediaTypeOf, parseBool, patchTypeOf, readBody } from './body.js';
@@ -113,6 +113,7 @@ export async function serveResource(
   res: ServerResponse,
   target: ResourceTarget,
   query: Record<string, string>,
+  user?: RequestUser,
 ): Promise<void> {
   const { info } = target.strategy;
   // Responses are JSON; a client that accepts nothing else is told so before anything runs.
@@ -123,6 +124,7 @@ export async function serveResource(
   if (target.subresource) rr.subresource = target.subresource.name;
   const userAgent = req.headers['user-agent'];
   if (userAgent) rr.userAgent = userAgent;
+  if (user) rr.user = user;
 
   const convert = target.verb === 'get' || target.verb === 'list' || target.verb === 'watch' ? convertTarget(req.headers.accept) : undefined;
   const printer = printerFor(target.strategy.table, target.subresource?.name);

@@ -4,14 +4,15 @@
  *
  * Unauthenticated, as upstream's `system:public-info-viewer` role allows: /version, /healthz, /livez,
  * /readyz (and their sub-paths). Everything else needs `Authorization: Bearer <token>` when a token is
- * configured, else 401 `Unauthorized` (kubectl: `error: You must be logged in to the server (Unauthorized)`).
+ * configured — that token, or a service-account token the server issued (the TokenRequest API) —
+ * else 401 `Unauthorized` (kubectl: `error: You must be logged in to the server (Unauthorized)`).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as apiSchema from '../../api/schema/index.js';
 import { newBadRequest, newNotFoundPath, newUnauthorized } from '../../machinery/errors/index.js';
-import { bearerTokenOf, staticTokenAuthenticator, type TokenAuthenticator } from '../authn/index.js';
+import { bearerTokenOf, staticTokenAuthenticator, unionAuthenticator, type TokenAuthenticator, type UserInfo } from '../authn/index.js';
 import { DEFAULT_MAX_REQUEST_BODY_BYTES } from './body.js';
 import {
   aggregatedDiscovery,
@@ -56,10 +57,10 @@ function isPublicPath(path: string): boolean {
   return publicPrefixes.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
-/** True when `Authorization: Bearer <token>` names a token `authenticator` knows. */
-function authorized(header: string | undefined, authenticator: TokenAuthenticator): boolean {
+/** The user of `Authorization: Bearer <token>` when `authenticator` knows the token, for the API audiences. */
+async function authenticate(header: string | undefined, authenticator: TokenAuthenticator): Promise<UserInfo | undefined> {
   const token = bearerTokenOf(header);
-  return token !== undefined && authenticator.authenticateToken(token) !== undefined;
+  return token === undefined ? undefined : (await authenticator.authenticateToken(token))?.user;
 }
 
 /** Splits `/a/b%2Fc/` into URL-decoded segments `['a', 'b/c']` (one trailing slash ignored). 400 on bad escapes. */
@@ -113,7 +114,12 @@ export interface HttpHandler {
  * bad `?timeout=`), authentication (401), then max-in-flight (maxinflight.ts; 429).
  */
 export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions): HttpHandler {
-  const authenticator = opts.token !== undefined ? staticTokenAuthenticator(opts.token) : undefined;
+  const authenticator =
+    opts.token === undefined
+      ? undefined
+      : core.serviceAccountAuthenticator
+        ? unionAuthenticator(staticTokenAuthenticator(opts.token), core.serviceAccountAuthenticator)
+        : unionAuthenticator(staticTokenAuthenticator(opts.token));
   const openapi = new OpenApiCache(opts.schema ?? apiSchema);
   const ctx: ResourceContext = {
     core,
@@ -128,7 +134,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
   });
   const maxTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
-  const route = async (req: IncomingMessage, res: ServerResponse, method: string, path: string, query: Record<string, string>): Promise<void> => {
+  const route = async (req: IncomingMessage, res: ServerResponse, method: string, path: string, query: Record<string, string>, user: UserInfo | undefined): Promise<void> => {
     if (isPublicPath(path)) {
       if (method !== 'GET' && method !== 'HEAD') throw newMethodNotAllowed();
       if (path === '/version' || path === '/version/') writeJson(res, 200, VERSION_INFO);
@@ -144,11 +150,11 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     const index = resourceIndexOf(core);
     const [root, group, version] = segments;
     if (root === 'api' && segments.length > 2) {
-      await serveResource(ctx, req, res, resolveResource(index, method, '', group as string, segments.slice(2), query), query);
+      await serveResource(ctx, req, res, resolveResource(index, method, '', group as string, segments.slice(2), query), query, user);
       return;
     }
     if (root === 'apis' && segments.length > 3) {
-      await serveResource(ctx, req, res, resolveResource(index, method, group as string, version as string, segments.slice(3), query), query);
+      await serveResource(ctx, req, res, resolveResource(index, method, group as string, version as string, segments.slice(3), query), query, user);
       return;
     }
     if (method !== 'GET') {
@@ -169,13 +175,17 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     const info = requestInfoOf(method, path, query);
     const longRunning = isLongRunning(info);
     if (!longRunning) armRequestTimeout(req, res, opts.clock, requestTimeoutMs(query, maxTimeoutMs), opts.logger);
-    if (authenticator && !isPublicPath(path) && !authorized(req.headers.authorization, authenticator)) throw newUnauthorized();
+    let user: UserInfo | undefined;
+    if (authenticator && !isPublicPath(path)) {
+      user = await authenticate(req.headers.authorization, authenticator);
+      if (!user) throw newUnauthorized();
+    }
     if (!longRunning) {
       const release = inFlight.tryAcquire(isMutating(info));
       if (!release) throw newTooManyRequestsInFlight();
       res.once('close', release);
     }
-    await route(req, res, method, path, query);
+    await route(req, res, method, path, query, user);
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {

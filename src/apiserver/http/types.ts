@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../../util/clock/index.js';
 import type { RestRequest, WatchEvent, WatchStream } from '../../api/request.js';
+import type { TokenAuthenticator } from '../authn/index.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 import type { FieldSchema, SchemaDocs, TypeSchema } from '../../api/schema/index.js';
 
@@ -30,6 +31,8 @@ export interface ApiServerCore {
    * `onClose` is called exactly once, with the error that ended the stream if any.
    */
   watch(req: RestRequest, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream;
+  /** Authenticates the service-account tokens the core issues; requests may bear them besides the static token. */
+  readonly serviceAccountAuthenticator?: TokenAuthenticator;
 }
 
 /**

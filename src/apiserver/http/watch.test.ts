@@ -79,6 +79,7 @@ describe('watch (apiserver.md §6.6)', () => {
       resource: 'pods',
       namespace: 'default',
       query: { watch: 'true', resourceVersion: '5', allowWatchBookmarks: 'true' },
+      user: { username: 'kubeplane-admin', groups: ['system:masters', 'system:authenticated'] },
     });
     fw.emit({ type: 'ADDED', object: pod('a', '6') });
     fw.emit({ type: 'MODIFIED', object: pod('a', '7') });

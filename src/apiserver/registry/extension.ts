@@ -14,6 +14,7 @@ import type { Backend } from '../../storage/interface.js';
 import type { Clock } from '../../util/clock/index.js';
 import type { Rand } from '../../util/random/index.js';
 import type { WatchCache } from '../watchcache/watch-cache.js';
+import type { ServiceAccountTokens } from '../authn/serviceaccount.js';
 import type { DeleteResult, Store } from './generic/store.js';
 import type { ResourceInfo, ResourceStrategy } from './strategy.js';
 import type { DeleteOptions } from './generic/options.js';
@@ -44,6 +45,8 @@ export interface StorageContext {
   addResource: (strategy: ResourceStrategy) => Promise<void>;
   /** Stops serving a resource (ApiServer.removeResource); false when it was not served. */
   removeResource: (group: string, resource: string) => boolean;
+  /** The server's service-account token issuer (the TokenRequest API signs with it). */
+  serviceAccountTokens: ServiceAccountTokens;
 }
 
 /** One subresource request, as the server routed it (name and verb already checked against discovery). */

@@ -11,6 +11,7 @@
  */
 import type { FieldError } from '../../machinery/errors/index.js';
 import type { KubeObject } from '../../api/index.js';
+import type { RequestUser } from '../../api/request.js';
 import type { TypeRef } from '../../machinery/merge/index.js';
 import type { KindDescriptor } from '../../api/catalogue/index.js';
 import type { TokenAuthenticator } from '../authn/index.js';
@@ -228,7 +229,7 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * Nothing is stored, and every other verb answers 405 (upstream's review REST storage implements
    * only Create).
    */
-  review?(obj: T, ctx: ReviewContext): T;
+  review?(obj: T, ctx: ReviewContext): T | Promise<T>;
   /**
    * Present for kinds without a Go type, whose schema is data (custom resources): drops from `obj` (a
    * decoded body or patch result in `version`, one of the resource's served versions) the fields that
@@ -265,8 +266,10 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
 
 /** What a review is answered with besides the request. */
 export interface ReviewContext {
-  /** The server's token authenticator (TokenReview); undefined when the server authenticates no one. */
-  authenticator: TokenAuthenticator | undefined;
+  /** The server's token authenticator (TokenReview). */
+  authenticator: TokenAuthenticator;
+  /** Who sent the review (self reviews); undefined in process, where the caller is the cluster admin. */
+  user?: RequestUser;
 }
 
 /** When a kind version was deprecated, and when it goes away and for what (k8s.io/api's generated lifecycle.go). */

@@ -12,7 +12,7 @@ import { StatusError, field, type FieldError } from '../../machinery/errors/inde
 import { MemoryBackend } from '../../storage/memory/index.js';
 import { FakeClock } from '../../util/clock/index.js';
 import { SeededRand, type Rand } from '../../util/random/index.js';
-import { ApiServer, type ApiServerOptions, type HandleResult } from '../index.js';
+import { ApiServer, DEFAULT_NAMESPACES, type ApiServerOptions, type HandleResult } from '../index.js';
 import { STANDARD_VERBS } from '../../api/catalogue/index.js';
 import type { ResourceInfo, ResourceStrategy, TablePrinter } from '../registry/strategy.js';
 import { namespaceStrategy as realNamespaceStrategy } from '../registry/resources/namespaces.js';
@@ -211,13 +211,33 @@ export interface TestServer {
   rand: Rand;
 }
 
-/** Starts an {@link ApiServer} for tests. */
+/**
+ * Starts an {@link ApiServer} for tests. When it serves ServiceAccounts, the default namespaces get
+ * their `default` account, as the serviceaccounts controller gives them on a real cluster (pods are
+ * refused without it).
+ */
 export async function newTestServer(opts: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const backend = (opts.backend as MemoryBackend | undefined) ?? new MemoryBackend();
   const clock = (opts.clock as FakeClock | undefined) ?? new FakeClock();
   const rand = opts.rand ?? new SeededRand(7);
   const server = await ApiServer.create({ strategies: testStrategies, ...opts, backend, clock, rand });
+  for (const ns of DEFAULT_NAMESPACES) await ensureDefaultServiceAccount(server, ns);
   return { server, backend, clock, rand };
+}
+
+/**
+ * Creates the `default` ServiceAccount of `namespace` — what the serviceaccounts controller does on a
+ * real cluster, for test servers that run no controllers — unless it exists, the server serves no
+ * ServiceAccounts or the namespace is missing or terminating.
+ */
+export async function ensureDefaultServiceAccount(server: ApiServer, namespace: string): Promise<void> {
+  if (!server.resources().some((s) => s.info.group === '' && s.info.resource === 'serviceaccounts')) return;
+  try {
+    await server.handle({ verb: 'create', group: '', version: 'v1', resource: 'serviceaccounts', namespace, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
+  } catch (err) {
+    const code = (err as { code?: number }).code;
+    if (code !== 409 && code !== 404 && code !== 403) throw err;
+  }
 }
 
 /** A request without the fields a test leaves at their defaults. */

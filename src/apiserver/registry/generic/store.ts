@@ -13,6 +13,7 @@
  * frozen, with `metadata.resourceVersion` = the new revision; the cache decodes the change once from
  * its storage watch.
  */
+import { ServiceAccountTokens } from '../../authn/serviceaccount.js';
 import type { KubeList, KubeObject } from '../../../api/index.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
 import { StatusError, newNotFound, statusDetails } from '../../../machinery/errors/index.js';
@@ -42,7 +43,8 @@ export class Store extends WriteStore {
     const servedResources = opts.servedResources ?? (() => [opts.strategy.info]);
     const addResource = opts.addResource ?? (() => Promise.reject(new Error('resources cannot be added to this server')));
     const removeResource = opts.removeResource ?? (() => false);
-    const ctx = { store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand, storeOf, servedResources, addResource, removeResource };
+    const serviceAccountTokens = opts.serviceAccountTokens ?? new ServiceAccountTokens({ clock: opts.clock, rand: opts.rand });
+    const ctx = { store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand, storeOf, servedResources, addResource, removeResource, serviceAccountTokens };
     this.extension = opts.strategy.storage?.(ctx) ?? {};
   }
 

@@ -11,7 +11,7 @@ import type { APIService, KubeList, KubeObject, Node, NodeMetrics, Pod, PodMetri
 import type { RestRequest } from '../../../api/request.js';
 import { CPU_LOAD_ANNOTATION, CPU_USAGE_ANNOTATION, NODE_OVERHEAD, cpuQuantity, memoryQuantity } from '../../../machinery/usage/index.js';
 import { formatTime } from '../../../util/clock/index.js';
-import { newTestServer, rejectsWithStatus, type TestServer } from '../../testing/fixtures.js';
+import { ensureDefaultServiceAccount, newTestServer, rejectsWithStatus, type TestServer } from '../../testing/fixtures.js';
 import { servedStrategies } from './index.js';
 import { nodeMetricsStrategy, podMetricsStrategy } from './metrics.js';
 
@@ -133,6 +133,7 @@ describe('PodMetrics', () => {
   test('all namespaces: sorted by namespace, then name', async () => {
     const t = await server();
     await t.server.handle({ group: '', version: 'v1', resource: 'namespaces', verb: 'create', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'alpha' } } });
+    await ensureDefaultServiceAccount(t.server, 'alpha');
     await runningPod(t, 'z', { namespace: 'default' });
     await runningPod(t, 'b', { namespace: 'alpha' });
     await runningPod(t, 'a', { namespace: 'default' });

@@ -6,13 +6,16 @@ import type { KubeObject } from '../../../api/index.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
 import { field, fieldErrorString, newBadRequest, newConflict, type FieldError } from '../../../machinery/errors/index.js';
 import { formatTime, type Clock } from '../../../util/clock/index.js';
-import { PRIORITY_CLASSES } from '../../../api/catalogue/index.js';
-import type { Pod, PriorityClass } from '../../../api/index.js';
+import { PRIORITY_CLASSES, SERVICE_ACCOUNTS } from '../../../api/catalogue/index.js';
+import type { Pod, PriorityClass, ServiceAccount } from '../../../api/index.js';
 import { podLog } from './pod-logs.js';
 import { evictPod } from './eviction.js';
 import { admitPodCreate, type PriorityClassLookup } from '../../admission/pod-admission.js';
 import { admitLimitRangerPod, limitRangesFor } from '../../admission/limit-ranger.js';
 import { LiveLookup } from '../../admission/live-lookup.js';
+import { admitServiceAccount, DEFAULT_SERVICE_ACCOUNT_NAME, type ServiceAccountLookup } from '../../admission/service-account.js';
+import type { Rand } from '../../../util/random/index.js';
+import type { WatchEvent, WatchStream } from '../../../api/request.js';
 import { SYSTEM_PRIORITY_CLASSES } from './priorityclasses.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import { clone, metaOf } from '../generic/objects.js';
@@ -31,17 +34,68 @@ function priorityClasses(storeOf: StorageContext['storeOf']): PriorityClassLooku
   return { get: (name) => served.cached(undefined, name) as unknown as PriorityClass | undefined, list: () => served.cachedObjects() as unknown as PriorityClass[] };
 }
 
+/** admission.go's `getServiceAccount` looks for the `default` account 10 times, 100–200 ms apart. */
+export const DEFAULT_SERVICE_ACCOUNT_ATTEMPTS = 10;
+const RETRY_INTERVAL_MS = { min: 100, jitter: 100 };
+
 /**
- * The storage extension of pods: admission of new pods (LimitRanger, Priority,
+ * The ServiceAccount plugin's lookup (admission.go `getServiceAccount`): the watch cache, else
+ * storage (upstream's live GET). The `default` account, which the serviceaccounts controller creates
+ * just after its namespace, is waited for as long as upstream's retries take (9 pauses of 100–200 ms
+ * of clock time), and found as soon as it is written rather than at the next retry. Without served
+ * ServiceAccounts (servers built with a subset of the kinds) every pod's account is taken to exist.
+ */
+function serviceAccounts(storeOf: StorageContext['storeOf'], clock: Clock, rand: Rand): ServiceAccountLookup {
+  return async (namespace, name) => {
+    const served = storeOf(SERVICE_ACCOUNTS.group, SERVICE_ACCOUNTS.resource);
+    if (!served) return { metadata: { name, namespace } };
+    const find = async () => (served.cached(namespace, name) ?? (await served.storedObject(namespace, name))) as ServiceAccount | undefined;
+    const sa = await find();
+    if (sa || name !== DEFAULT_SERVICE_ACCOUNT_NAME) return sa;
+    const waitMs = (DEFAULT_SERVICE_ACCOUNT_ATTEMPTS - 1) * (RETRY_INTERVAL_MS.min + rand.int(RETRY_INTERVAL_MS.jitter));
+    return awaitServiceAccount(served, namespace, name, clock, waitMs, find);
+  };
+}
+
+/** The account `name` once a write of it reaches the watch cache, or undefined after `waitMs` of clock time. */
+function awaitServiceAccount(served: Store, namespace: string, name: string, clock: Clock, waitMs: number, find: () => Promise<ServiceAccount | undefined>): Promise<ServiceAccount | undefined> {
+  return new Promise((resolve) => {
+    let done = false;
+    // Set once the watch has started: events may arrive while it starts, before it is returned.
+    const started: { stream?: WatchStream } = {};
+    const finish = (sa: ServiceAccount | undefined): void => {
+      if (done) return;
+      done = true;
+      timer.stop();
+      started.stream?.stop();
+      resolve(sa);
+    };
+    const timer = clock.setTimer(waitMs, () => finish(undefined));
+    const onEvent = (ev: WatchEvent): void => {
+      const obj = ev.object as ServiceAccount;
+      if ((ev.type === 'ADDED' || ev.type === 'MODIFIED') && obj.metadata?.name === name) finish(obj);
+    };
+    // A watch that ends early (410) leaves the wait to the timer.
+    started.stream = served.watch(namespace, {}, onEvent, () => undefined);
+    if (done) started.stream.stop();
+    // Written between the first look and the watch's start.
+    void find().then((sa) => sa && finish(sa), () => undefined);
+  });
+}
+
+/**
+ * The storage extension of pods: admission of new pods (LimitRanger, ServiceAccount, Priority,
  * DefaultTolerationSeconds), `/binding` and `/eviction` (eviction.ts: it honours
  * PodDisruptionBudgets; both answer 201), `/log` (text computed from the simulated container: pod-logs.ts).
  */
-export function podStorage({ store, clock, storeOf }: StorageContext): StorageExtension {
+export function podStorage({ store, clock, rand, storeOf }: StorageContext): StorageExtension {
   const limitRanges = new LiveLookup(clock);
+  const lookupServiceAccount = serviceAccounts(storeOf, clock, rand);
   return {
     mutateCreate: async (pod, namespace) => {
-      // LimitRanger runs before Priority and DefaultTolerationSeconds, as in kube-apiserver's plugin order.
+      // kube-apiserver's plugin order: LimitRanger, ServiceAccount, Priority, DefaultTolerationSeconds.
       admitLimitRangerPod(pod, await limitRangesFor(limitRanges, storeOf, namespace));
+      await admitServiceAccount(pod, namespace, lookupServiceAccount, rand);
       admitPodCreate(pod, priorityClasses(storeOf));
     },
     subresources: {

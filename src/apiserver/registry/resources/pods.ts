@@ -5,8 +5,9 @@
  * Followed (v1.33): pkg/registry/core/pod/strategy.go (PrepareForCreate/Update, status strategy,
  * CheckGracefulDelete, ToSelectableFields).
  *
- * Not done here: the ServiceAccount admission plugin (serviceAccountName and the token volume), and
- * the relaxed nodeSelector/nodeAffinity updates of scheduling-gated pods.
+ * Not done here: the relaxed nodeSelector/nodeAffinity updates of scheduling-gated pods. The
+ * ServiceAccount admission plugin (serviceAccountName and the token volume) is
+ * admission/service-account.ts, run from pod-storage.ts.
  */
 import { PODS } from '../../../api/catalogue/index.js';
 import type { Pod, PodCondition, PodStatus } from '../../../api/index.js';

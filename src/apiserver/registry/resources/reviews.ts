@@ -10,11 +10,12 @@
  * plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (the rules an admin's SelfSubjectRulesReview
  * lists).
  *
- * kubeplane has one identity — whoever holds the cluster's bearer token, {@link ADMIN_USER}, in
- * `system:masters` — and no authorizer yet (RBAC is issue 20): the admin may do everything, anyone
- * else nothing. So a SubjectAccessReview is allowed exactly for that user or the `system:masters`
- * group, and every self review is answered for the admin. Impersonation headers (`kubectl --as`) are
- * not looked at: a self review is still answered for the admin.
+ * kubeplane knows the holder of the cluster's bearer token, {@link ADMIN_USER}, in `system:masters`,
+ * and service accounts (their tokens from the TokenRequest API), and has no authorizer yet (RBAC is
+ * issue 20): any authenticated request may do everything. A SubjectAccessReview is allowed exactly
+ * for the admin user or the `system:masters` group; SelfSubjectReview answers for the user the
+ * request authenticated as; the access and rules self reviews answer as for the admin.
+ * Impersonation headers (`kubectl --as`) are not looked at.
  */
 import type { KubeObject, ObjectMeta } from '../../../api/index.js';
 import {
@@ -30,7 +31,7 @@ import { field, GoSyntax, goQuote, newBadRequest, type FieldError } from '../../
 import { goObjectMeta, goStruct } from '../../../machinery/errors/go-repr.js';
 import { semanticDeepEqual } from '../../../machinery/meta/index.js';
 import { validateFieldSelectorRequirement, validateLabelSelectorRequirement, type SelectorRequirement } from '../../../machinery/validation/index.js';
-import { ADMIN_USER, API_AUDIENCES, INVALID_BEARER_TOKEN, SYSTEM_MASTERS } from '../../authn/index.js';
+import { ADMIN_USER, API_AUDIENCES, INVALID_BEARER_TOKEN, SYSTEM_MASTERS, type UserInfo } from '../../authn/index.js';
 import { resourceInfo, type ResourceStrategy, type ReviewContext } from '../strategy.js';
 import { NAME_AGE_TABLE } from './table-helpers.js';
 
@@ -57,7 +58,11 @@ function specOf(obj: KubeObject): AccessReviewSpec {
  * A review strategy: nothing stored, `respond` builds the answer to a create. The table printer is
  * never used (no review can be read back) but every strategy has one.
  */
-function reviewStrategy(row: KindDescriptor, validate: (obj: KubeObject) => FieldError[], respond: (obj: KubeObject, ctx: ReviewContext) => KubeObject): ResourceStrategy {
+function reviewStrategy(
+  row: KindDescriptor,
+  validate: (obj: KubeObject) => FieldError[],
+  respond: (obj: KubeObject, ctx: ReviewContext) => KubeObject | Promise<KubeObject>,
+): ResourceStrategy {
   return {
     info: resourceInfo(row),
     hasStatus: true,
@@ -235,30 +240,39 @@ function rulesReviewAnswer(obj: KubeObject): KubeObject {
 
 /**
  * A TokenReview's status (tokenreview/storage.go): the token's user when the server's authenticator
- * knows it, for the audiences asked (default: the server's API audiences) that it is valid for; else
- * not authenticated, with bearertoken.go's `invalid bearer token`. Without an authenticator the
- * status is left empty, as upstream's without token authenticators.
+ * knows it — the static admin token, or a service-account token of this server — for the audiences
+ * asked (default: the server's API audiences) that it is valid for; else not authenticated, with
+ * bearertoken.go's `invalid bearer token`.
  */
-function tokenReviewStatus(obj: KubeObject, ctx: ReviewContext): unknown {
+async function tokenReviewStatus(obj: KubeObject, ctx: ReviewContext): Promise<unknown> {
   const spec = (obj.spec ?? {}) as { token?: string; audiences?: string[] };
   if (!spec.token) throw newBadRequest('token is required for TokenReview in authentication');
-  if (!ctx.authenticator) return { user: {} };
-  const wanted = spec.audiences?.length ? spec.audiences : API_AUDIENCES;
-  // The static token is audience-agnostic: valid for the API audiences among those asked.
-  const audiences = API_AUDIENCES.filter((a) => wanted.includes(a));
-  const user = audiences.length > 0 ? ctx.authenticator.authenticateToken(spec.token) : undefined;
-  if (!user) return { user: {}, error: INVALID_BEARER_TOKEN };
-  return { authenticated: true, user: { username: user.username, groups: [...user.groups] }, audiences };
+  const res = await ctx.authenticator.authenticateToken(spec.token, spec.audiences?.length ? spec.audiences : API_AUDIENCES);
+  if (!res) return { user: {}, error: INVALID_BEARER_TOKEN };
+  return { authenticated: true, user: userInfoOf(res.user), audiences: res.audiences };
+}
+
+/** `authenticationv1.UserInfo` of a user: uid and extra only when set. */
+function userInfoOf(user: UserInfo): UserInfo {
+  return {
+    username: user.username,
+    ...(user.uid ? { uid: user.uid } : {}),
+    groups: [...user.groups],
+    ...(user.extra && Object.keys(user.extra).length > 0 ? { extra: structuredClone(user.extra) } : {}),
+  };
 }
 
 /** authentication.k8s.io/v1 tokenreviews. */
-export const tokenReviewStrategy = reviewStrategy(TOKEN_REVIEWS, () => [], (obj, ctx) => answer(obj, tokenReviewStatus(obj, ctx)));
+export const tokenReviewStrategy = reviewStrategy(TOKEN_REVIEWS, () => [], async (obj, ctx) => answer(obj, await tokenReviewStatus(obj, ctx)));
 
-/** authentication.k8s.io/v1 selfsubjectreviews: `kubectl auth whoami`. */
+/**
+ * authentication.k8s.io/v1 selfsubjectreviews: `kubectl auth whoami` — the user the request
+ * authenticated as (the admin for in-process requests).
+ */
 export const selfSubjectReviewStrategy = reviewStrategy(
   SELF_SUBJECT_REVIEWS,
   () => [],
-  (obj) => ({ ...obj, metadata: { creationTimestamp: null } as unknown as ObjectMeta, status: { userInfo: { username: ADMIN_USER.username, groups: [...ADMIN_USER.groups] } } }),
+  (obj, ctx) => ({ ...obj, metadata: { creationTimestamp: null } as unknown as ObjectMeta, status: { userInfo: userInfoOf(ctx.user ?? ADMIN_USER) } }),
 );
 
 /** authorization.k8s.io/v1 subjectaccessreviews. */

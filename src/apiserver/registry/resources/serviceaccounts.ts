@@ -1,6 +1,7 @@
 /**
  * ServiceAccounts (core/v1). No defaults and no status; the `default` account of every namespace is
- * created by the serviceaccounts controller (src/controller/serviceaccount).
+ * created by the serviceaccounts controller (src/controller/serviceaccount). The `token` subresource
+ * is the TokenRequest API (serviceaccount-token.ts).
  *
  * Followed (v1.33): pkg/registry/core/serviceaccount/strategy.go, pkg/apis/core/validation/validation.go
  * (ValidateServiceAccount: the generic metadata checks only, done by the store),
@@ -11,6 +12,7 @@ import type { ServiceAccount } from '../../../api/index.js';
 import { type ApiObject } from './helpers.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
+import { createToken } from './serviceaccount-token.js';
 
 type ServiceAccountObject = ApiObject<ServiceAccount>;
 
@@ -27,6 +29,7 @@ export const serviceAccountStrategy: ResourceStrategy<ServiceAccountObject> = {
   allowUnconditionalUpdate: true,
   defaultGarbageCollectionPolicy: 'Background',
   fieldSelectors: {},
+  storage: (ctx) => ({ subresources: { token: { create: (req) => createToken(ctx, ctx.serviceAccountTokens, req) } } }),
   table: {
     columns: [
       NAME_COLUMN,
