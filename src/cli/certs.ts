@@ -40,6 +40,36 @@ function serial(): string {
   return Buffer.from(b).toString('hex');
 }
 
+/** A self-signed `kubeplane-ca` valid from an hour before `clock.now()` for ten years, and its keys. */
+async function newCA(clock: Clock): Promise<{ ca: x509.X509Certificate; caKeys: webcrypto.CryptoKeyPair; notBefore: Date; notAfter: Date }> {
+  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+  const notBefore = new Date(clock.now() - 3600_000);
+  const notAfter = new Date(clock.now() + VALIDITY_MS);
+  const caKeys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
+  const ca = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: 'CN=kubeplane-ca',
+    notBefore,
+    notAfter,
+    keys: caKeys,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+    ],
+  });
+  return { ca, caKeys, notBefore, notAfter };
+}
+
+/**
+ * The PEM of a new self-signed CA kept nowhere: the cluster CA of an in-process control plane that
+ * serves no HTTPS, which the root-ca-cert-publisher still publishes (pods' kube-api-access volumes
+ * mount it, as on every cluster).
+ */
+export async function newEphemeralCACert(clock: Clock): Promise<string> {
+  return (await newCA(clock)).ca.toString('pem') + '\n';
+}
+
 /**
  * Loads `ca.crt`, `server.crt` and `server.key` from `dataDir`, or generates and writes them. The
  * server certificate's subject alternative names cover `hosts` plus the loopback names; an existing
@@ -57,22 +87,7 @@ export async function loadOrCreateServingCerts(dataDir: string, hosts: string[],
     if (names.every((n) => covered.has(n))) return { caCert: readFileSync(paths.ca, 'utf8'), cert, key: readFileSync(paths.key, 'utf8') };
   }
 
-  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
-  const notBefore = new Date(clock.now() - 3600_000);
-  const notAfter = new Date(clock.now() + VALIDITY_MS);
-  const caKeys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
-  const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serial(),
-    name: 'CN=kubeplane-ca',
-    notBefore,
-    notAfter,
-    keys: caKeys,
-    signingAlgorithm: ALG,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-    ],
-  });
+  const { ca, caKeys, notBefore, notAfter } = await newCA(clock);
   const serverKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']));
   const server = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),

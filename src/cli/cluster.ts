@@ -50,7 +50,7 @@ import { isAlreadyExists } from '../machinery/errors/index.js';
 import { realClock, type Clock } from '../util/clock/index.js';
 import { defaultFeatureGate } from '../machinery/featuregate/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
-import { loadOrCreateServiceAccountKey, loadOrCreateServingCerts } from './certs.js';
+import { loadOrCreateServiceAccountKey, loadOrCreateServingCerts, newEphemeralCACert } from './certs.js';
 import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files.js';
 
 /** Options of {@link startControlPlane}. */
@@ -75,7 +75,8 @@ export interface ControlPlaneOptions {
   nodeLifecycle?: NodeLifecycleOptions;
   /**
    * The cluster CA bundle (PEM) the root-ca-cert-publisher puts in every namespace as
-   * `kube-root-ca.crt`; without one (an in-process plane serving no HTTPS) that controller does not run.
+   * `kube-root-ca.crt`; without one (an in-process plane serving no HTTPS) it publishes a new CA kept
+   * nowhere, so that pods' kube-api-access volumes mount as on any cluster.
    */
   rootCA?: string;
   /**
@@ -277,7 +278,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const endpoints = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
   const endpointSlices = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
   const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
-  const rootCACertPublisher = opts.rootCA === undefined ? undefined : new RootCACertPublisher({ client: kcmClient, informers: kcmInformers, clock, rootCA: opts.rootCA, logger: logFor('root-ca-cert-publisher') });
+  const rootCA = opts.rootCA ?? (await newEphemeralCACert(clock));
+  const rootCACertPublisher = new RootCACertPublisher({ client: kcmClient, informers: kcmInformers, clock, rootCA, logger: logFor('root-ca-cert-publisher') });
   const resourceQuotas = new ResourceQuotaController({ client: kcmClient, informers: kcmInformers, clock, discoverResources, logger: logFor('resourcequota-controller') });
   const persistentVolumes = new PersistentVolumeController({
     client: kcmClient,
@@ -345,7 +347,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     endpoints.run(WORKERS.endpoint, signal),
     endpointSlices.run(WORKERS.endpointSlice, signal),
     serviceAccounts.run(WORKERS.serviceAccount, signal),
-    ...(rootCACertPublisher ? [rootCACertPublisher.run(WORKERS.rootCACertPublisher, signal)] : []),
+    rootCACertPublisher.run(WORKERS.rootCACertPublisher, signal),
     resourceQuotas.run(WORKERS.resourceQuota, signal),
     persistentVolumes.run(signal),
     pvcProtection.run(WORKERS.pvcProtection, signal),
