@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { startCluster } from '../src/cli/cluster.js';
+import { benchDeployment } from './workloads.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -37,16 +38,7 @@ export async function deploymentToReady(
   });
   const deployments = cluster.client.apps.deployments('default');
   const t0 = performance.now();
-  await deployments.create({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'bench' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: 'bench' } },
-      template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
-    },
-  });
+  await deployments.create(benchDeployment(replicas));
   for (;;) {
     const d = await deployments.get('bench');
     if ((d.status?.readyReplicas ?? 0) >= replicas) break;

@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { startCluster } from '../src/cli/cluster.js';
 import { isNotFound } from '../src/machinery/errors/index.js';
 import { realClock } from '../src/util/clock/index.js';
+import { benchDeployment } from './workloads.js';
 
 const NAMESPACE = 'bench';
 
@@ -31,16 +32,7 @@ export async function namespaceDeletion(pods: number): Promise<{ seconds: number
   try {
     const c = cluster.client;
     await c.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
-    await c.apps.deployments(NAMESPACE).create({
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'bench', namespace: NAMESPACE },
-      spec: {
-        replicas: pods,
-        selector: { matchLabels: { app: 'bench' } },
-        template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
-      },
-    });
+    await c.apps.deployments(NAMESPACE).create(benchDeployment(pods, { namespace: NAMESPACE }));
     while (((await c.apps.deployments(NAMESPACE).get('bench')).status?.readyReplicas ?? 0) < pods) await realClock.sleep(50);
 
     const t0 = performance.now();

@@ -25,6 +25,7 @@ import { startControlPlane } from '../src/cli/cluster.js';
 import { MemoryBackend } from '../src/storage/memory/index.js';
 import { FakeClock, realClock } from '../src/util/clock/index.js';
 import { SeededRand } from '../src/util/random/index.js';
+import { benchDeployment } from './workloads.js';
 
 /** What {@link nodeFailure} measures; clock times in simulated seconds after the stop. */
 export interface NodeFailureResult {
@@ -54,16 +55,7 @@ export async function nodeFailure(nodes = 1_000, stopped = 100, replicas = 1_000
   const cp = await starting;
   try {
     const pods = async (): Promise<readonly Pod[]> => (await cp.client.core.pods('default').list({ labelSelector: 'app=bench' })).items;
-    await cp.client.apps.deployments('default').create({
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'bench' },
-      spec: {
-        replicas,
-        selector: { matchLabels: { app: 'bench' } },
-        template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
-      },
-    });
+    await cp.client.apps.deployments('default').create(benchDeployment(replicas));
     for (;;) {
       const all = await pods();
       if (all.length === replicas && all.every(isReady)) break;

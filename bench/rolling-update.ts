@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import type { Deployment } from '../src/api/index.js';
 import { startCluster } from '../src/cli/cluster.js';
 import { realClock } from '../src/util/clock/index.js';
+import { benchDeployment } from './workloads.js';
 
 /** Polls every 20 ms until `done(deployment)`. */
 async function waitFor(get: () => Promise<Deployment>, done: (d: Deployment) => boolean): Promise<void> {
@@ -40,17 +41,7 @@ export async function rollingUpdate(replicas: number, nodes: number): Promise<{ 
   try {
     const deployments = cluster.client.apps.deployments('default');
     const get = (): Promise<Deployment> => deployments.get('bench');
-    await deployments.create({
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'bench' },
-      spec: {
-        replicas,
-        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
-        selector: { matchLabels: { app: 'bench' } },
-        template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.26' }] } },
-      },
-    });
+    await deployments.create(benchDeployment(replicas, { image: 'nginx:1.26', spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } } }));
     await waitFor(get, rolledOut);
     const t0 = realClock.now();
     await deployments.patch('bench', 'application/strategic-merge-patch+json', {

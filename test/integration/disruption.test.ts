@@ -11,6 +11,7 @@ import type { StatusError } from '../../src/machinery/errors/index.js';
 import type { FakeClock } from '../../src/util/clock/index.js';
 import type { MemoryBackend } from '../../src/storage/memory/index.js';
 import { deployment, newPlane, stepUntil } from './cluster-helpers.js';
+import { isPodReady as ready } from '../../src/controller/controller-utils.js';
 
 describe('PodDisruptionBudgets in the control plane', { timeout: 120_000 }, () => {
   let cp: ControlPlane;
@@ -25,7 +26,6 @@ describe('PodDisruptionBudgets in the control plane', { timeout: 120_000 }, () =
     await backend.close();
   });
 
-  const ready = (p: Pod): boolean => (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
   const livePods = async (): Promise<Pod[]> => (await cp.client.core.pods('default').list({ labelSelector: 'app=web' })).items.filter((p) => !p.metadata?.deletionTimestamp);
   const pdb = (): Promise<PodDisruptionBudget> => cp.client.policy.podDisruptionBudgets('default').get('web');
   const evict = (name: string): Promise<unknown> =>

@@ -12,6 +12,7 @@ import type { ControlPlane } from '../../src/cli/cluster.js';
 import type { FakeClock } from '../../src/util/clock/index.js';
 import type { MemoryBackend } from '../../src/storage/memory/index.js';
 import { deployment, newPlane, stepUntil } from './cluster-helpers.js';
+import { isPodReady as ready } from '../../src/controller/controller-utils.js';
 
 const daemonSet: DaemonSet = {
   apiVersion: 'apps/v1',
@@ -36,7 +37,6 @@ describe('node lifecycle: a stopped node is tainted and its pods evicted', { tim
     await backend.close();
   });
 
-  const ready = (p: Pod): boolean => (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
   const pods = async (app: string): Promise<Pod[]> => (await cp.client.core.pods('default').list({ labelSelector: `app=${app}` })).items;
   const node = (name: string): Promise<Node> => cp.client.core.nodes().get(name);
   const readyStatus = async (name: string): Promise<string | undefined> => (await node(name)).status?.conditions?.find((c) => c.type === 'Ready')?.status;
