@@ -55,7 +55,7 @@ export interface SpreadConstraint {
   maxSkew: number;
   topologyKey: string;
   selector: Selector;
-  /** Id of (namespace, selector), the key of {@link NodeInfo.matchingPodCounts}. */
+  /** Id of (namespace, selector), the index into {@link NodeInfo.matchingPodCounts}. */
   countKey: number;
   minDomains: number;
   honorNodeAffinity: boolean;
@@ -134,7 +134,7 @@ function countKeyId(key: string): number {
 
 /** Pods on `node` in `pod`'s namespace, not being deleted, matching `c.selector` (memoised on the NodeInfo). */
 function countMatching(node: NodeInfo, c: SpreadConstraint, namespace: string): number {
-  const memo = node.matchingPodCounts.get(c.countKey);
+  const memo = node.matchingPodCounts[c.countKey];
   if (memo !== undefined) return memo;
   let n = 0;
   for (const p of node.pods.values()) {
@@ -142,7 +142,7 @@ function countMatching(node: NodeInfo, c: SpreadConstraint, namespace: string): 
     if (meta?.deletionTimestamp || (meta?.namespace ?? '') !== namespace) continue;
     if (c.selector.matches(meta?.labels)) n++;
   }
-  node.matchingPodCounts.set(c.countKey, n);
+  node.matchingPodCounts[c.countKey] = n;
   return n;
 }
 
