@@ -80,10 +80,12 @@ export class NodeInfo {
   /** Pods with required anti-affinity terms (upstream `PodsWithRequiredAntiAffinity`). */
   readonly podsWithRequiredAntiAffinity = new Set<PodInfo>();
   /**
-   * Memo of "pods on this node in namespace N matching selector S", keyed by PodTopologySpread's id
-   * for (N, S); cleared whenever a pod is added or removed, so it is never stale.
+   * Memo of "pods on this node in namespace N matching selector S", indexed by PodTopologySpread's
+   * small-integer id for (N, S) (a hole when not counted yet); emptied whenever a pod is added or
+   * removed, so it is never stale. An array, not a Map: it is read for every feasible node in every
+   * cycle's spread score, and the hash lookup was the largest single cost of a scheduling cycle.
    */
-  readonly matchingPodCounts = new Map<number, number>();
+  readonly matchingPodCounts: number[] = [];
   /** `status.images` by every name (as listed, e.g. `nginx:1.27`) → sizeBytes, for ImageLocality. */
   imageSizes: ReadonlyMap<string, number> = new Map();
   taints: readonly Taint[] = [];
@@ -119,7 +121,7 @@ export class NodeInfo {
   }
 
   private account(p: PodInfo, sign: 1 | -1): void {
-    if (this.matchingPodCounts.size > 0) this.matchingPodCounts.clear();
+    if (this.matchingPodCounts.length > 0) this.matchingPodCounts.length = 0;
     addResource(this.requested, p.requests, sign);
     addResource(this.nonZeroRequested, p.nonZeroRequests, sign);
     if (hasAffinity(p)) {

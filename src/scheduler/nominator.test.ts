@@ -1,15 +1,17 @@
 /**
  * The nominator and filtering with nominated pods (upstream backend/queue/nominator.go and
  * framework/runtime/framework.go `RunFilterPluginsWithNominatedPods`; cases after upstream's
- * TestPriorityQueue_UpdateNominatedPodForNode and TestRunFilterPluginsWithNominatedPods).
+ * TestPriorityQueue_UpdateNominatedPodForNode and TestRunFilterPluginsWithNominatedPods; nominees
+ * counted by InterPodAffinity's and PodTopologySpread's AddPod extensions).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../api/index.js';
-import { newProfile, runFilterPluginsWithNominatedPods } from './framework.js';
+import { SchedulerCache } from './cache.js';
+import { newProfile, runFilterPluginsWithNominatedPods, runPreFilterPlugins } from './framework.js';
 import { newPodInfo, type NodeInfo, type PodInfo } from './node-info.js';
 import { PodNominator } from './nominator.js';
-import { CycleState, nodeResourcesFit, unschedulable, type FilterPlugin } from './plugins/index.js';
+import { CycleState, InterPodAffinity, nodeResourcesFit, PodTopologySpread, unschedulable, type FilterPlugin, type Plugin } from './plugins/index.js';
 import { findNodesThatFitPod } from './schedule-one.js';
 import { makeNode, makePod, nodeInfo } from './testing/fixtures.js';
 
@@ -81,5 +83,45 @@ describe('filtering with nominated pods', () => {
     assert.deepEqual(r.feasible.map((n) => n.name), ['n2']);
     assert.deepEqual(r.statuses.get('n1')?.reasons, ['Insufficient cpu']);
     assert.equal(n1.pods.size, 1);
+  });
+});
+
+describe('nominated pods in the cross-node counts (PreFilter AddPod extensions)', () => {
+  const labelled = (p: Pod, labels: Record<string, string>): Pod => ({ ...p, metadata: { ...p.metadata, labels } });
+  /** PreFilter on an empty two-node cache, then Filter on n1 with `nominee` nominated there. */
+  const nominatedTo = (pods: PodInfo[]) => (name: string) => (name === 'n1' ? pods : []);
+  function filterWithNominee(incoming: Pod, nominee: Pod, plugins: Plugin[]) {
+    const cache = new SchedulerCache();
+    cache.addOrUpdateNode(makeNode('n1'));
+    cache.addOrUpdateNode(makeNode('n2'));
+    const profile = newProfile(plugins);
+    const info = newPodInfo(incoming);
+    const state = new CycleState();
+    assert.equal(runPreFilterPlugins(profile.preFilter, info, state, cache), undefined);
+    const n1 = cache.nodes().find((n) => n.name === 'n1')!;
+    const status = runFilterPluginsWithNominatedPods(profile, info, n1, state, nominatedTo([newPodInfo(nominee)]));
+    // The cycle's own state did not see the nominee.
+    const without = runFilterPluginsWithNominatedPods(profile, info, n1, state, undefined);
+    return { status, without };
+  }
+  test('InterPodAffinity: a nominee of higher priority that the pod is anti-affine to rejects its node', () => {
+    const incoming = {
+      ...pod('p', '100m', 0),
+      spec: { ...pod('p', '100m', 0).spec!, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }] } } },
+    };
+    const r = filterWithNominee(incoming, labelled(pod('vip', '100m', 1000), { app: 'web' }), [new InterPodAffinity()]);
+    assert.deepEqual(r.status?.reasons, ["node(s) didn't match pod anti-affinity rules"]);
+    assert.equal(r.without, undefined);
+  });
+  test('PodTopologySpread: a nominee of higher priority counts in its domain', () => {
+    const incoming = labelled(
+      { ...pod('p', '100m', 0), spec: { ...pod('p', '100m', 0).spec!, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }] } },
+      { app: 'web' },
+    );
+    const r = filterWithNominee(incoming, labelled(pod('vip', '100m', 1000), { app: 'web' }), [new PodTopologySpread()]);
+    assert.deepEqual(r.status?.reasons, ["node(s) didn't match pod topology spread constraints"]);
+    assert.equal(r.without, undefined);
+    // A nominee of lower priority is not counted.
+    assert.equal(filterWithNominee(incoming, labelled(pod('low', '100m', -1), { app: 'web' }), [new PodTopologySpread()]).status, undefined);
   });
 });

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from '../../api/index.js';
 import { SchedulerCache } from '../cache.js';
+import { snapshotNodeInfo } from '../framework.js';
 import { newPodInfo } from '../node-info.js';
 import { prioritizeNodes } from '../schedule-one.js';
 import {
@@ -280,5 +281,119 @@ describe('InterPodAffinity score (upstream TestPreferredAffinity)', () => {
     const incoming = newPodInfo({ ...pod({}), spec: preferred([weighted(5, 'security', 'region')]) });
     assert.deepEqual(prioritizeNodes(incoming, cache.nodes(), [new InterPodAffinity()], new CycleState(), cache), [200, 0, 200]);
     assert.deepEqual(prioritizeNodes(newPodInfo(pod({})), cache.nodes(), [new InterPodAffinity()], new CycleState(), cache), [0, 0, 0]);
+  });
+});
+
+/** The three PreFilter count maps of a cycle (the plugin's state, read for comparison). */
+function counts(state: CycleState): Record<string, Map<string, number>> {
+  const s = state.read('PreFilterInterPodAffinity') as { existingAntiAffinityCounts: Map<string, number>; affinityCounts: Map<string, number>; antiAffinityCounts: Map<string, number> };
+  return { existing: s.existingAntiAffinityCounts, affinity: s.affinityCounts, anti: s.antiAffinityCounts };
+}
+const tp = (entries: Record<string, number>) => new Map(Object.entries(entries).map(([k, v]) => [k.replace('=', '\0'), v]));
+
+describe('InterPodAffinity AddPod/RemovePod (upstream filtering_test.go TestPreFilterStateAddRemovePod, TestPreFilterStateClone)', () => {
+  const label1 = { region: 'r1', zone: 'z11' };
+  const label2 = { region: 'r1', zone: 'z12' };
+  const label3 = { region: 'r2', zone: 'z21' };
+  const nodes = [node('nodeA', label1), node('nodeB', label2), node('nodeC', label3)];
+  const selector1 = { foo: 'bar' };
+  const antiFooBar: Term[] = [{ labelSelector: sel(inOp('foo', 'bar')), topologyKey: 'region' }];
+  const complex: Term[] = [
+    { labelSelector: sel(inOp('foo', 'bar', 'buzz')), topologyKey: 'region' },
+    { labelSelector: sel(notIn('service', 'bar', 'security', 'test')), topologyKey: 'zone' },
+  ];
+  /** name, pending pod, existing pods, added pod, incoming anti-affinity counts and affinity counts after AddPod. */
+  const cases: Array<[string, Pod, Pod[], Pod, Record<string, number>, Record<string, number>]> = [
+    [
+      'preFilterState anti-affinity terms are updated correctly after adding and removing a pod',
+      pod(selector1, '', [], antiFooBar),
+      [pod(selector1, 'nodeA'), pod({}, 'nodeC', [], antiFooBar)],
+      pod(selector1, 'nodeB', [], antiFooBar),
+      { 'region=r1': 2 },
+      {},
+    ],
+    [
+      'preFilterState anti-affinity terms are updated correctly after adding and removing a pod (complex terms)',
+      pod(selector1, '', [], complex),
+      [pod(selector1, 'nodeA'), pod({}, 'nodeC', [], antiFooBar)],
+      pod(selector1, 'nodeA', [], complex),
+      { 'region=r1': 2, 'zone=z11': 2, 'zone=z21': 1 },
+      {},
+    ],
+    [
+      'preFilterState matching pod affinity and anti-affinity are updated correctly after adding and removing a pod',
+      pod(selector1, '', complex),
+      [pod(selector1, 'nodeA'), pod({}, 'nodeC', complex, antiFooBar)],
+      pod(selector1, 'nodeA', [], complex),
+      {},
+      { 'region=r1': 2, 'zone=z11': 2 },
+    ],
+  ];
+  for (const [name, pending, existing, added, wantAnti, wantAffinity] of cases) {
+    test(name, () => {
+      const plugin = new InterPodAffinity();
+      const info = newPodInfo(pending);
+      const prefilter = (pods: Pod[]) => {
+        const cache = cacheWith(nodes, pods);
+        const state = new CycleState();
+        assert.equal(plugin.preFilter(info, state, cache), undefined);
+        return { cache, state };
+      };
+      const all = prefilter([...existing, added]).state;
+      const { cache, state } = prefilter(existing);
+      const original = counts(state.clone());
+      const clone = state.clone();
+      const ni = snapshotNodeInfo(cache.nodes().find((n) => n.name === added.spec?.nodeName)!);
+      const addedInfo = newPodInfo(added);
+      ni.addPod(addedInfo);
+      plugin.addPod(clone, info, addedInfo, ni);
+      assert.deepEqual(counts(clone).anti, tp(wantAnti));
+      assert.deepEqual(counts(clone).affinity, tp(wantAffinity));
+      // Adding the pod gives what PreFilter counts with it in the cluster.
+      assert.deepEqual(counts(clone), counts(all));
+      // The state the clone came from is untouched.
+      assert.deepEqual(counts(state), original);
+      ni.removePod(addedInfo.uid);
+      plugin.removePod(clone, info, addedInfo, ni);
+      assert.deepEqual(counts(clone), original);
+    });
+  }
+  test('existing anti-affinity: a pod whose required anti-affinity selects the incoming pod is counted in and out', () => {
+    const plugin = new InterPodAffinity();
+    const cache = cacheWith(nodes, [pod({}, 'nodeC', [], antiFooBar)]);
+    const info = newPodInfo(pod(selector1));
+    const state = new CycleState();
+    assert.equal(plugin.preFilter(info, state, cache), undefined);
+    assert.deepEqual(counts(state).existing, tp({ 'region=r2': 1 }));
+    const clone = state.clone();
+    const nodeA = cache.nodes().find((n) => n.name === 'nodeA')!;
+    const ni = snapshotNodeInfo(nodeA);
+    const guard = newPodInfo(pod({}, 'nodeA', [], antiFooBar));
+    ni.addPod(guard);
+    plugin.addPod(clone, info, guard, ni);
+    assert.deepEqual(counts(clone).existing, tp({ 'region=r1': 1, 'region=r2': 1 }));
+    assert.equal(plugin.filter(info, nodeA, clone)?.reasons[0], EXISTING);
+    assert.equal(plugin.filter(info, nodeA, state), undefined);
+    const nodeC = cache.nodes().find((n) => n.name === 'nodeC')!;
+    const niC = snapshotNodeInfo(nodeC);
+    const existing = [...niC.pods.values()][0]!;
+    niC.removePod(existing.uid);
+    plugin.removePod(clone, info, existing, niC);
+    assert.deepEqual(counts(clone).existing, tp({ 'region=r1': 1 }));
+    assert.equal(plugin.filter(info, nodeC, clone), undefined);
+  });
+  test('TestPreFilterStateClone: the clone has equal, separate maps', () => {
+    const plugin = new InterPodAffinity();
+    const cache = cacheWith(nodes, [pod(selector1, 'nodeA'), pod({}, 'nodeC', complex, antiFooBar)]);
+    const state = new CycleState();
+    plugin.preFilter(newPodInfo(pod(selector1, '', complex, complex)), state, cache);
+    const clone = state.clone();
+    assert.notEqual(clone.read('PreFilterInterPodAffinity'), state.read('PreFilterInterPodAffinity'));
+    assert.deepEqual(counts(clone), counts(state));
+    for (const k of ['existing', 'affinity', 'anti'] as const) assert.notEqual(counts(clone)[k], counts(state)[k]);
+  });
+  test('without PreFilter state the extensions throw', () => {
+    const ni = snapshotNodeInfo(cacheWith(nodes, []).nodes()[0]!);
+    assert.throws(() => new InterPodAffinity().removePod(new CycleState(), newPodInfo(pod({})), newPodInfo(pod({}, 'nodeA')), ni), /PreFilterInterPodAffinity/);
   });
 });

@@ -24,6 +24,10 @@
  *   hosting pods with affinity are visited unless the pod has preferred terms itself; Skip when nothing
  *   was counted.
  *
+ * - AddPod/RemovePod (filtering.go `PreFilterExtensions`, `updateWithPod`): keep the three PreFilter
+ *   counts right when preemption removes victims or the nominated-pods pass adds nominated pods; they
+ *   change a cloned state, whose maps `clone()` copies.
+ *
  * Terms name their namespaces (the pod's own when neither namespaces nor namespaceSelector is set);
  * `namespaceSelector` is matched against namespace labels from `namespaceLabels`.
  */
@@ -63,14 +67,51 @@ function increment(counts: PairCounts, key: string, value: number): void {
   else counts.set(key, n);
 }
 
-interface PreFilterState {
-  pod: PodInfo;
-  /** Existing pods' required anti-affinity terms that select the incoming pod. */
-  existingAntiAffinityCounts: PairCounts;
-  /** Existing pods matching all the incoming pod's required affinity terms, once per term's pair. */
-  affinityCounts: PairCounts;
-  /** Existing pods matching each of the incoming pod's required anti-affinity terms. */
-  antiAffinityCounts: PairCounts;
+/**
+ * What PreFilter counted for one pod. The PreFilter extensions change the counts of a clone (upstream
+ * `preFilterState.Clone`: the three count maps are copied, the pod and its namespace labels shared).
+ */
+class PreFilterState {
+  constructor(
+    readonly pod: PodInfo,
+    /** Labels of the incoming pod's namespace (for existing pods' terms with a namespaceSelector). */
+    readonly podNsLabels: Readonly<Record<string, string>> | undefined,
+    /** Namespace labels looked up during this cycle (for the incoming pod's terms). */
+    readonly nsLabels: NamespaceLabels,
+    /** Existing pods' required anti-affinity terms that select the incoming pod. */
+    readonly existingAntiAffinityCounts: PairCounts = new Map(),
+    /** Existing pods matching all the incoming pod's required affinity terms, once per term's pair. */
+    readonly affinityCounts: PairCounts = new Map(),
+    /** Existing pods matching each of the incoming pod's required anti-affinity terms. */
+    readonly antiAffinityCounts: PairCounts = new Map(),
+  ) {}
+
+  clone(): PreFilterState {
+    return new PreFilterState(this.pod, this.podNsLabels, this.nsLabels, new Map(this.existingAntiAffinityCounts), new Map(this.affinityCounts), new Map(this.antiAffinityCounts));
+  }
+
+  /**
+   * Counts `p`, placed on `node`, in (`sign` 1) or out of (-1) the three maps, exactly as PreFilter
+   * counted each existing pod (upstream `preFilterState.updateWithPod`).
+   */
+  updateWithPod(p: PodInfo, node: NodeInfo, sign: 1 | -1): void {
+    for (const t of p.requiredAntiAffinityTerms) {
+      const v = node.labels[t.topologyKey];
+      if (v !== undefined && termMatches(t, this.pod.pod, this.podNsLabels)) increment(this.existingAntiAffinityCounts, pair(t.topologyKey, v), sign);
+    }
+    const affinityTerms = this.pod.requiredAffinityTerms;
+    if (affinityTerms.length > 0 && matchesAllTerms(affinityTerms, p, this.nsLabels)) {
+      for (const t of affinityTerms) {
+        const v = node.labels[t.topologyKey];
+        if (v !== undefined) increment(this.affinityCounts, pair(t.topologyKey, v), sign);
+      }
+    }
+    const pNsLabels = this.nsLabels(p.pod.metadata?.namespace ?? '');
+    for (const t of this.pod.requiredAntiAffinityTerms) {
+      const v = node.labels[t.topologyKey];
+      if (v !== undefined && termMatches(t, p.pod, pNsLabels)) increment(this.antiAffinityCounts, pair(t.topologyKey, v), sign);
+    }
+  }
 }
 
 /** Score totals per topology key, then per value. */
@@ -80,6 +121,13 @@ type TopologyScore = Map<string, Map<string, number>>;
 function matchesAllTerms(terms: readonly AffinityTerm[], pod: PodInfo, nsLabels: NamespaceLabels): boolean {
   for (const t of terms) if (!termMatches(t, pod.pod, nsLabels(pod.pod.metadata?.namespace ?? ''))) return false;
   return true;
+}
+
+/** @throws Error when the cycle has no PreFilter state of this plugin. */
+function readPreFilterState(state: CycleState | undefined): PreFilterState {
+  const s = state?.read(PRE_FILTER_KEY);
+  if (!(s instanceof PreFilterState)) throw new Error(`reading ${JSON.stringify(PRE_FILTER_KEY)} from cycleState: not found`);
+  return s;
 }
 
 export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, ScorePlugin {
@@ -109,8 +157,8 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, ScorePlu
     const antiTerms = pod.requiredAntiAffinityTerms;
     if (withAnti.length === 0 && affinityTerms.length === 0 && antiTerms.length === 0) return 'Skip';
     const nsLabels = this.memoNamespaceLabels();
-    const s: PreFilterState = { pod, existingAntiAffinityCounts: new Map(), affinityCounts: new Map(), antiAffinityCounts: new Map() };
     const podNsLabels = nsLabels(pod.pod.metadata?.namespace ?? '');
+    const s = new PreFilterState(pod, podNsLabels, nsLabels);
     for (const node of withAnti) {
       for (const existing of node.podsWithRequiredAntiAffinity) {
         for (const t of existing.requiredAntiAffinityTerms) {
@@ -140,9 +188,27 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, ScorePlu
     return undefined;
   }
 
+  /**
+   * PreFilter extension (upstream filtering.go `AddPod`): counts `podInfoToAdd`, now on `nodeInfo`, in
+   * the cycle's (cloned) state — a nominated pod for the nominated-pods filter pass, a reprieved victim
+   * in preemption's dry run.
+   * @throws Error when PreFilter wrote no state.
+   */
+  addPod(state: CycleState, _podToSchedule: PodInfo, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): void {
+    readPreFilterState(state).updateWithPod(podInfoToAdd, nodeInfo, 1);
+  }
+
+  /**
+   * PreFilter extension (upstream filtering.go `RemovePod`): uncounts `podInfoToRemove`, taken off
+   * `nodeInfo`, so preemption sees the affinity and anti-affinity its victims' eviction resolves.
+   * @throws Error when PreFilter wrote no state.
+   */
+  removePod(state: CycleState, _podToSchedule: PodInfo, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): void {
+    readPreFilterState(state).updateWithPod(podInfoToRemove, nodeInfo, -1);
+  }
+
   filter(pod: PodInfo, node: NodeInfo, state?: CycleState): FilterStatus | undefined {
-    const s = state?.read(PRE_FILTER_KEY) as PreFilterState | undefined;
-    if (!s) throw new Error(`reading ${JSON.stringify(PRE_FILTER_KEY)} from cycleState: not found`);
+    const s = readPreFilterState(state);
     if (!this.satisfiesPodAffinity(s, node, pod)) return unresolvable(this.name, ERR_REASON_AFFINITY_RULES_NOT_MATCH);
     for (const t of pod.requiredAntiAffinityTerms) {
       const v = node.labels[t.topologyKey];

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import type { Node, Pod, ReplicaSet, Service } from '../../api/index.js';
 import type { NamespaceLister } from '../../informers/index.js';
 import { SchedulerCache } from '../cache.js';
+import { snapshotNodeInfo } from '../framework.js';
 import { newPodInfo } from '../node-info.js';
 import { CycleState, ERR_REASON_CONSTRAINTS_NOT_MATCH as SKEW, ERR_REASON_NODE_LABEL_NOT_MATCH as NO_LABEL, PodTopologySpread } from './index.js';
 
@@ -202,3 +203,119 @@ describe('PodTopologySpread score (upstream TestPodTopologySpreadScore)', () => 
 function lister<T extends { metadata?: { name?: string } }>(items: T[]): NamespaceLister<T> {
   return { list: () => items, get: (name) => items.find((i) => i.metadata?.name === name) };
 }
+
+/**
+ * AddPod/RemovePod, cases after upstream filtering_test.go `TestPreFilterStateAddPod` and
+ * `TestPreFilterStateRemovePod` (same nodes and pods; checked through Filter on the changed clone,
+ * where upstream compares its critical paths): PreFilter on the cluster, then `updates` applied to a
+ * clone of the state (the NodeInfo changed first, as the framework does).
+ */
+function filterAfter(incoming: Pod, pods: Pod[], updates: Array<['add' | 'remove', Pod]>, nodes = nodes4): { after: Record<string, string>; before: Record<string, string> } {
+  const plugin = new PodTopologySpread();
+  const cache = cacheWith(nodes, pods);
+  const info = newPodInfo(incoming);
+  const state = new CycleState();
+  assert.equal(plugin.preFilter(info, state, cache), undefined);
+  const clone = state.clone();
+  const infos = new Map(cache.nodes().map((n) => [n.name, snapshotNodeInfo(n)]));
+  for (const [op, p] of updates) {
+    const ni = infos.get(p.spec?.nodeName ?? '')!;
+    const pi = newPodInfo(p);
+    if (op === 'add') {
+      ni.addPod(pi);
+      plugin.addPod(clone, info, pi, ni);
+    } else {
+      ni.removePod(pi.uid);
+      plugin.removePod(clone, info, pi, ni);
+    }
+  }
+  const render = (st: CycleState) => Object.fromEntries(cache.nodes().map((n) => {
+    const s = plugin.filter(info, n, st);
+    return [n.name, s ? `${s.code}: ${s.reasons.join(', ')}` : ''];
+  }));
+  return { after: render(clone), before: render(state) };
+}
+
+describe('PodTopologySpread AddPod/RemovePod (upstream TestPreFilterStateAddPod / TestPreFilterStateRemovePod)', () => {
+  const twoNodes = [node('node-a', { zone: 'zone1', node: 'node-a' }), node('node-b', { zone: 'zone1', node: 'node-b' })];
+  test('node a and b both impact current min match: adding to node-b moves the minimum to node-a', () => {
+    const { after, before } = filterAfter(withConstraints([hard('node')]), [], [['add', pod('node-b')]], twoNodes);
+    assert.deepEqual(before, { 'node-a': '', 'node-b': '' });
+    assert.deepEqual(after, { 'node-a': '', 'node-b': U });
+  });
+  test('only node a impacts current min match: adding to node-b (1/0 → 1/1) lets both fit', () => {
+    const { after, before } = filterAfter(withConstraints([hard('node')]), spread({ 'node-a': 1 }), [['add', pod('node-b')]], twoNodes);
+    assert.deepEqual(before, { 'node-a': U, 'node-b': '' });
+    assert.deepEqual(after, { 'node-a': '', 'node-b': '' });
+  });
+  test("add a pod in a different namespace doesn't change the counts", () => {
+    const { after } = filterAfter(withConstraints([hard('node')]), spread({ 'node-a': 1 }), [['add', pod('node-b', { foo: '' }, {}, { namespace: 'ns1' })]], twoNodes);
+    assert.deepEqual(after, { 'node-a': U, 'node-b': '' });
+  });
+  test("add a pod that doesn't match the selector doesn't change the counts", () => {
+    const { after } = filterAfter(withConstraints([hard('node')]), spread({ 'node-a': 1 }), [['add', pod('node-b', { bar: '' })]], twoNodes);
+    assert.deepEqual(after, { 'node-a': U, 'node-b': '' });
+  });
+  test('add pod on non-critical node (zone 2/1 → 3/1): zone1 now violates maxSkew 2', () => {
+    const { after, before } = filterAfter(withConstraints([hard('zone', 2)]), spread({ 'node-a': 1, 'node-b': 1, 'node-x': 1 }), [['add', pod('node-a')]]);
+    assert.deepEqual(before, { 'node-a': '', 'node-b': '', 'node-x': '', 'node-y': '' });
+    assert.deepEqual(after, { 'node-a': U, 'node-b': U, 'node-x': '', 'node-y': '' });
+  });
+  test('node a and x both impact the minimum on zone and node: two constraints updated together', () => {
+    // zone 1/1, nodes 1/0/1/0; adding to node-b and node-y keeps zones level and levels the nodes.
+    const { after, before } = filterAfter(withConstraints([hard('zone'), hard('node')]), spread({ 'node-a': 1, 'node-x': 1 }), [['add', pod('node-b')], ['add', pod('node-y')]]);
+    assert.deepEqual(before, { 'node-a': U, 'node-b': '', 'node-x': U, 'node-y': '' });
+    assert.deepEqual(after, { 'node-a': '', 'node-b': '', 'node-x': '', 'node-y': '' });
+  });
+  test('a pod added on a node the pod’s nodeSelector excludes is not counted (nodeAffinityPolicy Honor)', () => {
+    const incoming = withConstraints([hard('zone')], { foo: '' }, { nodeSelector: { zone: 'zone1' } });
+    const { after } = filterAfter(incoming, [], [['add', pod('node-x')]]);
+    // zone2 is not a domain for this pod: counted, it would make zone2 1 + 1 − 0 > 1 on node-x.
+    assert.deepEqual(after, { 'node-a': '', 'node-b': '', 'node-x': '', 'node-y': '' });
+  });
+  test('remove a pod: zones 2/1 → 1/1 resolve the skew (TestPreFilterStateRemovePod "pods spread across zones as 2/1")', () => {
+    const pods = spread({ 'node-a': 1, 'node-b': 1, 'node-x': 1 });
+    const { after, before } = filterAfter(withConstraints([hard('zone')]), pods, [['remove', pods[0]!]]);
+    assert.deepEqual(before, { 'node-a': U, 'node-b': U, 'node-x': '', 'node-y': '' });
+    assert.deepEqual(after, { 'node-a': '', 'node-b': '', 'node-x': '', 'node-y': '' });
+  });
+  test('remove from the minimum domain lowers the minimum', () => {
+    const pods = spread({ 'node-a': 1, 'node-b': 1, 'node-x': 1 });
+    const { after } = filterAfter(withConstraints([hard('zone')]), pods, [['remove', pods[2]!]]);
+    // zone1 2, zone2 0: zone1 is 2 + 1 − 0 = 3 > 1.
+    assert.deepEqual(after, { 'node-a': U, 'node-b': U, 'node-x': '', 'node-y': '' });
+  });
+  test("remove a pod that doesn't match the selector or lives in another namespace: nothing changes", () => {
+    const pods = [...spread({ 'node-a': 2 }), pod('node-a', { bar: '' }), pod('node-a', { foo: '' }, {}, { namespace: 'ns1' })];
+    const { after, before } = filterAfter(withConstraints([hard('zone')]), pods, [['remove', pods[2]!], ['remove', pods[3]!]]);
+    assert.deepEqual(after, before);
+  });
+  test('a terminating pod, never counted, is not uncounted either', () => {
+    const pods = [...spread({ 'node-a': 2 }), pod('node-x', { foo: '' }, {}, { deletionTimestamp: '2024-01-01T00:00:00Z' })];
+    const { after, before } = filterAfter(withConstraints([hard('zone')]), pods, [['remove', pods[2]!]]);
+    assert.deepEqual(after, before);
+  });
+  test('the clone changes, the PreFilter state and the next cycle do not (counts shared with the cross-cycle totals)', () => {
+    const plugin = new PodTopologySpread();
+    const cache = cacheWith(nodes4, []);
+    const info = newPodInfo(withConstraints([hard('zone')]));
+    const state = new CycleState();
+    plugin.preFilter(info, state, cache);
+    const clone = state.clone();
+    const ni = snapshotNodeInfo(cache.nodes().find((n) => n.name === 'node-x')!);
+    const added = newPodInfo(pod('node-x'));
+    ni.addPod(added);
+    plugin.addPod(clone, info, added, ni);
+    const nodeX = cache.nodes().find((n) => n.name === 'node-x')!;
+    assert.equal(plugin.filter(info, nodeX, clone)?.code, 'Unschedulable');
+    assert.equal(plugin.filter(info, nodeX, state), undefined);
+    const next = new CycleState();
+    plugin.preFilter(info, next, cache);
+    assert.equal(plugin.filter(info, nodeX, next), undefined);
+  });
+  test('without PreFilter state the extensions throw', () => {
+    const plugin = new PodTopologySpread();
+    const ni = snapshotNodeInfo(cacheWith(nodes4, []).nodes()[0]!);
+    assert.throws(() => plugin.addPod(new CycleState(), newPodInfo(pod('')), newPodInfo(pod('node-a')), ni), /PreFilterPodTopologySpread/);
+  });
+});

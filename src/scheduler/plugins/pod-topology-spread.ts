@@ -17,6 +17,10 @@
  *   (UnschedulableAndUnresolvable); one where `count(domain) + (1 if the pod matches its own selector)
  *   - min` exceeds maxSkew is `node(s) didn't match pod topology spread constraints` (Unschedulable).
  *   With fewer domains than `minDomains`, the minimum is taken as 0.
+ * - AddPod/RemovePod (filtering.go `AddPod`, `RemovePod`, `updateWithPod`): a pod added to or removed
+ *   from a node moves the Filter counts of its domain (and their minimum) in a cloned state, so
+ *   preemption sees the skew its victims' eviction resolves and the nominated-pods pass counts
+ *   nominated pods.
  * - Score (ScheduleAnyway constraints): a node scores Σ over constraints of
  *   `count(its domain) × log(domains + 2) + (maxSkew - 1)` (domains of the feasible nodes; for
  *   `kubernetes.io/hostname` the node's own count and the number of feasible nodes), rounded; then
@@ -51,7 +55,7 @@ export interface SpreadConstraint {
   maxSkew: number;
   topologyKey: string;
   selector: Selector;
-  /** Id of (namespace, selector), the key of {@link NodeInfo.matchingPodCounts}. */
+  /** Id of (namespace, selector), the index into {@link NodeInfo.matchingPodCounts}. */
   countKey: number;
   minDomains: number;
   honorNodeAffinity: boolean;
@@ -130,7 +134,7 @@ function countKeyId(key: string): number {
 
 /** Pods on `node` in `pod`'s namespace, not being deleted, matching `c.selector` (memoised on the NodeInfo). */
 function countMatching(node: NodeInfo, c: SpreadConstraint, namespace: string): number {
-  const memo = node.matchingPodCounts.get(c.countKey);
+  const memo = node.matchingPodCounts[c.countKey];
   if (memo !== undefined) return memo;
   let n = 0;
   for (const p of node.pods.values()) {
@@ -138,7 +142,7 @@ function countMatching(node: NodeInfo, c: SpreadConstraint, namespace: string): 
     if (meta?.deletionTimestamp || (meta?.namespace ?? '') !== namespace) continue;
     if (c.selector.matches(meta?.labels)) n++;
   }
-  node.matchingPodCounts.set(c.countKey, n);
+  node.matchingPodCounts[c.countKey] = n;
   return n;
 }
 
@@ -243,14 +247,54 @@ function needsInclusionCheck(c: SpreadConstraint, pod: PodInfo): boolean {
   return false;
 }
 
-interface PreFilterState {
-  constraints: SpreadConstraint[];
-  /** Per constraint: matching pods per domain (every eligible domain present, possibly with 0 pods). */
-  counts: DomainCounts[];
-  /** Per constraint: the minimum over its domains (Infinity when there are none). */
-  minCounts: number[];
-  /** Per constraint: 1 when the pod matches its own selector. */
-  selfMatch: number[];
+/** The minimum matching pods over the domains (Infinity when there are none). */
+function minPods(counts: DomainCounts): number {
+  let min = Infinity;
+  for (const d of counts.values()) if (d.pods < min) min = d.pods;
+  return min;
+}
+
+/**
+ * What PreFilter computed for one pod. The per-domain counts may be the {@link DomainTotalsCache}'s
+ * own maps, shared across cycles: they are only ever changed in a clone, which copies a constraint's
+ * map on its first change (upstream `preFilterState.Clone` copies them all; copying on write keeps
+ * preemption's one clone per node from costing O(domains) when nothing changes on it).
+ */
+class PreFilterState {
+  constructor(
+    readonly constraints: readonly SpreadConstraint[],
+    /** Per constraint: matching pods per domain (every eligible domain present, possibly with 0 pods). */
+    readonly counts: DomainCounts[],
+    /** Per constraint: the minimum over its domains (Infinity when there are none). */
+    readonly minCounts: number[],
+    /** Per constraint: 1 when the pod matches its own selector. */
+    readonly selfMatch: readonly number[],
+    /** Per constraint: true once `counts[i]` is this state's own copy (only a clone changes counts). */
+    private readonly owned: boolean[] = constraints.map(() => false),
+  ) {}
+
+  clone(): PreFilterState {
+    return new PreFilterState(this.constraints, [...this.counts], [...this.minCounts], this.selfMatch);
+  }
+
+  /** Adds `delta` matching pods to `value`'s domain of constraint `i`, keeping its minimum exact. */
+  update(i: number, value: string, delta: number): void {
+    let counts = this.counts[i] as DomainCounts;
+    if (!this.owned[i]) {
+      const copy: DomainCounts = new Map();
+      for (const [v, d] of counts) copy.set(v, { pods: d.pods, nodes: d.nodes });
+      this.counts[i] = counts = copy;
+      this.owned[i] = true;
+    }
+    let d = counts.get(value);
+    if (!d) counts.set(value, (d = { pods: 0, nodes: 1 }));
+    const old = d.pods;
+    d.pods += delta;
+    const min = this.minCounts[i] as number;
+    if (d.pods < min) this.minCounts[i] = d.pods;
+    // The domain held the minimum and grew: another domain may now hold it.
+    else if (old === min && d.pods > old) this.minCounts[i] = minPods(counts);
+  }
 }
 
 interface PreScoreState {
@@ -261,6 +305,13 @@ interface PreScoreState {
   counts: Map<string, number>[];
   /** Per constraint: log(domains + 2). */
   weights: number[];
+}
+
+/** @throws Error when the cycle has no PreFilter state of this plugin. */
+function readPreFilterState(state: CycleState | undefined): PreFilterState {
+  const s = state?.read(PRE_FILTER_KEY);
+  if (!(s instanceof PreFilterState)) throw new Error(`reading ${JSON.stringify(PRE_FILTER_KEY)} from cycleState: not found`);
+  return s;
 }
 
 export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, ScorePlugin {
@@ -345,19 +396,49 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, ScorePl
     const constraints = this.constraints(pod.pod, 'DoNotSchedule');
     if (constraints.length === 0) return 'Skip';
     const counts = constraints.map((c) => this.domainCounts(pod, c, constraints, true, nodes));
-    const minCounts = counts.map((m) => {
-      let min = Infinity;
-      for (const d of m.values()) if (d.pods < min) min = d.pods;
-      return min;
-    });
     const selfMatch = constraints.map((c) => (c.selector.matches(pod.pod.metadata?.labels) ? 1 : 0));
-    state.write(PRE_FILTER_KEY, { constraints, counts, minCounts, selfMatch } satisfies PreFilterState);
+    state.write(PRE_FILTER_KEY, new PreFilterState(constraints, counts, counts.map(minPods), selfMatch));
     return undefined;
   }
 
+  /**
+   * PreFilter extension (upstream filtering.go `AddPod`): counts `podInfoToAdd`, now on `nodeInfo`, in
+   * the cycle's (cloned) state — a nominated pod for the nominated-pods filter pass, a reprieved victim
+   * in preemption's dry run.
+   * @throws Error when PreFilter wrote no state.
+   */
+  addPod(state: CycleState, podToSchedule: PodInfo, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): void {
+    this.updateWithPod(readPreFilterState(state), podInfoToAdd, podToSchedule, nodeInfo, 1);
+  }
+
+  /**
+   * PreFilter extension (upstream filtering.go `RemovePod`): uncounts `podInfoToRemove`, taken off
+   * `nodeInfo`, so preemption sees the skew its victims' eviction resolves.
+   * @throws Error when PreFilter wrote no state.
+   */
+  removePod(state: CycleState, podToSchedule: PodInfo, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): void {
+    this.updateWithPod(readPreFilterState(state), podInfoToRemove, podToSchedule, nodeInfo, -1);
+  }
+
+  /**
+   * Moves `updated`'s count in each constraint it matches by `delta`, when PreFilter would have counted
+   * it: same namespace as the pod to schedule, not being deleted (as {@link countMatching}; upstream's
+   * `updateWithPod` does not look at deletion, but PreFilter never counted such a pod), on a node with
+   * every constraint's topology label that passes the constraint's inclusion policies.
+   */
+  private updateWithPod(s: PreFilterState, updated: PodInfo, preemptor: PodInfo, node: NodeInfo, delta: 1 | -1): void {
+    const meta = updated.pod.metadata;
+    if (node.node === undefined || meta?.deletionTimestamp || (meta?.namespace ?? '') !== (preemptor.pod.metadata?.namespace ?? '')) return;
+    if (!hasAllTopologyLabels(node, s.constraints)) return;
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i] as SpreadConstraint;
+      if (!c.selector.matches(meta?.labels) || !matchNodeInclusionPolicies(c, preemptor, node)) continue;
+      s.update(i, node.labels[c.topologyKey] as string, delta);
+    }
+  }
+
   filter(_pod: PodInfo, node: NodeInfo, state?: CycleState): FilterStatus | undefined {
-    const s = state?.read(PRE_FILTER_KEY) as PreFilterState | undefined;
-    if (!s) throw new Error(`reading ${JSON.stringify(PRE_FILTER_KEY)} from cycleState: not found`);
+    const s = readPreFilterState(state);
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i] as SpreadConstraint;
       const value = node.labels[c.topologyKey];

@@ -2,7 +2,9 @@
  * The pure steps of DefaultPreemption, with cases ported from upstream v1.33
  * pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go
  * (TestSelectNodesForPreemption / TestDryRunPreemption, TestPickOneNodeForPreemption,
- * TestPodEligibleToPreemptOthers, TestNodesWherePreemptionMightHelp, TestPreempt) and
+ * TestPodEligibleToPreemptOthers, TestNodesWherePreemptionMightHelp, TestPreempt; the cases "pod with
+ * anti-affinity is preempted" and "preemption to resolve pod topology spread filter failure" run the
+ * real InterPodAffinity / PodTopologySpread PreFilter and their AddPod/RemovePod extensions) and
  * pkg/scheduler/framework/preemption/preemption_test.go (TestFilterPodsWithPDBViolation via
  * SelectVictimsOnNode, TestGetOffsetAndNumCandidates / calculateNumCandidates).
  *
@@ -16,9 +18,20 @@ import type { Pod, PodDisruptionBudget } from '../../api/index.js';
 import type { Lister } from '../../informers/index.js';
 import { FakeClock } from '../../util/clock/index.js';
 import { SeededRand } from '../../util/random/index.js';
-import { newProfile } from '../framework.js';
+import { SchedulerCache } from '../cache.js';
+import { newProfile, runFilterPlugins, runPreFilterPlugins } from '../framework.js';
 import { newPodInfo, type NodeInfo } from '../node-info.js';
-import { CycleState, nodeResourcesFit, unresolvable, unschedulable, type FilterStatus } from '../plugins/index.js';
+import {
+  CycleState,
+  ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
+  InterPodAffinity,
+  nodeResourcesFit,
+  PodTopologySpread,
+  unresolvable,
+  unschedulable,
+  type FilterStatus,
+  type Plugin,
+} from '../plugins/index.js';
 import { makeNode, makePod, nodeInfo } from '../testing/fixtures.js';
 import {
   calculateNumCandidates,
@@ -510,5 +523,78 @@ describe('DefaultPreemption.postFilter messages (upstream TestPostFilter)', () =
     const infos = nodes(['node1'], []);
     const r = preemption(infos).postFilter(profile, new CycleState(), newPodInfo(pod('p', 'large', HIGH, { extra: { preemptionPolicy: 'Never' } })), new Map(), infos);
     assert.deepEqual(r, { nominatingInfo: undefined, message: 'preemption: not eligible due to preemptionPolicy=Never.' });
+  });
+});
+
+/**
+ * PreFilter over a cache of `nodeSpecs` (`name` or `name/zone`, labelled `hostname` and `zone` as
+ * upstream's test nodes, 500m / 500 memory) and `pods`, then the dry run over the nodes the filters
+ * reject, as PostFilter does.
+ */
+function preemptWithPlugins(plugins: Plugin[], nodeSpecs: readonly string[], preemptor: Pod, pods: readonly Pod[]) {
+  const cache = new SchedulerCache();
+  for (const spec of nodeSpecs) {
+    const [name, zone] = spec.split('/') as [string, string | undefined];
+    cache.addOrUpdateNode(makeNode(name, { cpu: '500m', memory: '500', labels: { hostname: name, ...(zone ? { zone } : {}) } }));
+  }
+  for (const p of pods) cache.addOrUpdatePod(p);
+  const profile = newProfile(plugins);
+  const info = newPodInfo(preemptor);
+  const state = new CycleState();
+  assert.equal(runPreFilterPlugins(profile.preFilter, info, state, cache), undefined);
+  const rejected = cache.nodes().filter((n) => runFilterPlugins(profile.filter, info, n, state) !== undefined);
+  const { candidates, statuses } = dryRunPreemption({ profile }, state, info, rejected, [], 0, calculateNumCandidates(rejected.length), NOW);
+  return { candidates: candidates.map((c) => [c.name, victimNames(c.victims.pods)]), statuses, state, cache };
+}
+
+describe('DryRunPreemption with the PreFilter extensions of InterPodAffinity and PodTopologySpread', () => {
+  const antiFoo = (topologyKey: string): Partial<Pod['spec']> => ({
+    affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchExpressions: [{ key: 'foo', operator: 'Exists' }] }, topologyKey }] } },
+  });
+  test('pod with anti-affinity is preempted (upstream case): the existing pod whose anti-affinity rejects the preemptor is the only victim', () => {
+    const r = preemptWithPlugins([nodeResourcesFit, new InterPodAffinity()], ['node1', 'node2'], pod('p', 'small', HIGH, { labels: { foo: '' } }), [
+      pod('p1.1', 'small', LOW, { node: 'node1', labels: { foo: '' }, extra: antiFoo('hostname') }),
+      pod('p1.2', 'small', MID, { node: 'node1' }),
+      pod('p1.3', 'small', HIGH, { node: 'node1' }),
+      pod('p2', 'small', HIGH, { node: 'node2' }),
+    ]);
+    assert.deepEqual(r.candidates, [['node1', ['p1.1']]]);
+    // The dry run changed clones only: the cycle's state still rejects node1.
+    const node1 = r.cache.nodes().find((n) => n.name === 'node1')!;
+    assert.deepEqual(new InterPodAffinity().filter(newPodInfo(pod('p', 'small', HIGH, { labels: { foo: '' } })), node1, r.state)?.reasons, [ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH]);
+  });
+  test("the preemptor's own required anti-affinity: only the pod it selects is evicted, not its lower-priority neighbour", () => {
+    const r = preemptWithPlugins([nodeResourcesFit, new InterPodAffinity()], ['node1', 'node2'], pod('p', 'small', HIGH, { extra: antiFoo('hostname') }), [
+      pod('a', 'small', LOW, { node: 'node1', labels: { foo: '' } }),
+      pod('b', 'small', LOW, { node: 'node1' }),
+      pod('c', 'small', LOW, { node: 'node2', labels: { foo: '' } }),
+      pod('d', 'small', LOW, { node: 'node2', labels: { foo: '' } }),
+    ]);
+    assert.deepEqual(r.candidates, [['node1', ['a']], ['node2', ['c', 'd']]]);
+  });
+  test('anti-affinity with pods of equal priority cannot be resolved by preemption', () => {
+    const r = preemptWithPlugins([nodeResourcesFit, new InterPodAffinity()], ['node1'], pod('p', 'small', HIGH, { extra: antiFoo('hostname') }), [
+      pod('a', 'small', HIGH, { node: 'node1', labels: { foo: '' } }),
+      pod('b', 'small', LOW, { node: 'node1' }),
+    ]);
+    assert.deepEqual(r.candidates, []);
+    assert.equal(r.statuses.get('node1')?.plugin, 'InterPodAffinity');
+  });
+  test('preemption to resolve pod topology spread filter failure (upstream case)', () => {
+    const spreadFoo = (topologyKey: string) => ({ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchExpressions: [{ key: 'foo', operator: 'Exists' }] } });
+    const preemptor = makePod('p', { uid: 'p', spec: { priority: HIGH, topologySpreadConstraints: [spreadFoo('zone'), spreadFoo('hostname')] } });
+    preemptor.metadata = { ...preemptor.metadata, labels: { foo: '' } };
+    const bound = (name: string, node: string, priority: number): Pod => {
+      const p = makePod(name, { uid: name, spec: { nodeName: node, priority } });
+      return { ...p, metadata: { ...p.metadata, labels: { foo: '' } } };
+    };
+    const r = preemptWithPlugins([new PodTopologySpread()], ['node-a/zone1', 'node-b/zone1', 'node-x/zone2'], preemptor, [
+      bound('pod-a1', 'node-a', MID),
+      bound('pod-a2', 'node-a', LOW),
+      bound('pod-b1', 'node-b', LOW),
+      bound('pod-x1', 'node-x', HIGH),
+      bound('pod-x2', 'node-x', HIGH),
+    ]);
+    assert.deepEqual(r.candidates, [['node-a', ['pod-a2']], ['node-b', ['pod-b1']]]);
   });
 });

@@ -3,7 +3,8 @@
  * deleted gracefully with DisruptionTarget and a Preempted event, the preemptor nominated and bound
  * once they are gone, nominated pods holding their room, PDBs steering the choice, and
  * `preemptionPolicy: Never` (upstream test/integration/scheduler/preemption/preemption_test.go
- * TestPreemption, TestNominatedNodeCleanUp, TestPDBInPreemption, in spirit).
+ * TestPreemption, TestNominatedNodeCleanUp, TestPDBInPreemption, in spirit), and a preemptor whose
+ * required pod anti-affinity rejects every node.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -120,6 +121,33 @@ describe('Scheduler preemption', () => {
     const pods = s.client.core.pods('default');
     assert.equal((await pods.get('victim')).metadata?.deletionTimestamp, undefined);
     assert.equal((await pods.get('polite')).status?.nominatedNodeName, undefined);
+    await s.stop();
+  });
+
+  test('required anti-affinity against lower-priority pods: the preemptor evicts the one on the node with fewest victims', async () => {
+    // Without InterPodAffinity's RemovePod, the dry run would still count the victims' labels and
+    // find no node where preemption helps.
+    const s = await startScheduler([
+      makeNode('n1'),
+      makeNode('n2'),
+      bound('low-1', 'n1', '100m', 0, { app: 'low' }),
+      bound('low-2', 'n2', '100m', 0, { app: 'low' }),
+      bound('low-3', 'n2', '100m', 0, { app: 'low' }),
+      pending('high', '100m', 1000, {
+        affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'low' } }, topologyKey: 'kubernetes.io/hostname' }] } },
+      }),
+    ]);
+    const pods = s.client.core.pods('default');
+    await s.settle(async () => (await pods.get('high')).status?.nominatedNodeName === 'n1');
+    assert.ok((await pods.get('low-1')).metadata?.deletionTimestamp);
+    assert.equal((await pods.get('low-2')).metadata?.deletionTimestamp, undefined);
+    assert.equal((await pods.get('low-3')).metadata?.deletionTimestamp, undefined);
+    assert.equal(
+      (await s.events()).find((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === 'high')?.message,
+      "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules.",
+    );
+    await pods.delete('low-1', { gracePeriodSeconds: 0 });
+    await s.settle(async () => (await pods.get('high')).spec?.nodeName === 'n1', 500);
     await s.stop();
   });
 
