@@ -164,7 +164,9 @@ function pod(name: string, spec: Partial<NonNullable<Pod['spec']>> = {}): Pod {
 
 async function setup(objects: KubeObject[] = [], opts: { podEvents?: boolean } = {}) {
   const clock = new FakeClock();
-  const transport = await newFakeTransport({ clock, objects });
+  // What the root-ca-cert-publisher keeps in every namespace: pods' kube-api-access volumes mount it.
+  const rootCA = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt', namespace: 'default' }, data: { 'ca.crt': 'PEM' } };
+  const transport = await newFakeTransport({ clock, objects: [rootCA, ...objects] });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const sim = new NodeSimulator({ client, informers, clock, rand: new SeededRand(9), stages: defaultStages({ podReadyJitterMs: 0 }), ...opts });

@@ -22,7 +22,9 @@ function boundPod(name: string, nodeName: string, extra: Partial<Pod['metadata']
 
 async function setup(objects: KubeObject[] = [], stageOpts: Parameters<typeof defaultStages>[0] = { podReadyJitterMs: 0 }) {
   const clock = new FakeClock();
-  const transport = await newFakeTransport({ clock, objects });
+  // What the root-ca-cert-publisher keeps in every namespace: pods' kube-api-access volumes mount it.
+  const rootCA = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt', namespace: 'default' }, data: { 'ca.crt': 'PEM' } };
+  const transport = await newFakeTransport({ clock, objects: [rootCA, ...objects] });
   const client = newClientset(transport);
   const informers = newSharedInformerFactory(client, { clock, rand: new SeededRand(3) });
   const sim = new NodeSimulator({ client, informers, clock, rand: new SeededRand(9), stages: defaultStages(stageOpts) });
