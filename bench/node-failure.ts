@@ -107,7 +107,7 @@ export function nodeFailureBenchLine(nodes: number, stopped: number, replicas: n
   return (
     `node failure: ${nodes} nodes, ${replicas}-replica Deployment, ${stopped} nodes stopped at once (${r.evictedPods} pods on them) → ` +
     `tainted from ${r.firstTaintSeconds.toFixed(0)} s to ${r.lastTaintSeconds.toFixed(0)} s, every evicted pod Running elsewhere at ${r.allRunningElsewhereSeconds.toFixed(0)} s ` +
-    `(rate-limited lower bound ${r.lowerBoundSeconds} s: 40 s grace + ${stopped - 1} × 10 s at --node-eviction-rate 0.1 + 300 s toleration); ` +
+    `(rate-limited lower bound ${r.lowerBoundSeconds} s: Unknown 40 s after the stop (50 s grace, the last renewal up to 10 s before) + ${stopped - 1} × 10 s at --node-eviction-rate 0.1 + 300 s toleration); ` +
     `fake clock (simulated seconds), simulated in ${r.wallSeconds.toFixed(0)} s of wall time`
   );
 }
