@@ -33,7 +33,7 @@
  */
 import type { NodeInfo, PodInfo } from '../node-info.js';
 import { termMatches, type AffinityTerm, type WeightedAffinityTerm } from './affinity-term.js';
-import type { CycleState, FilterPlugin, FilterStatus, NodeInfoLister, PreFilterPlugin, PreFilterResult, ScorePlugin } from './types.js';
+import { CycleState, type FilterPlugin, type FilterStatus, type NodeInfoLister, type PreFilterPlugin, type PreFilterResult, type ScorePlugin } from './types.js';
 import { MAX_NODE_SCORE, unresolvable, unschedulable } from './types.js';
 
 export const INTER_POD_AFFINITY = 'InterPodAffinity';
@@ -125,9 +125,7 @@ function matchesAllTerms(terms: readonly AffinityTerm[], pod: PodInfo, nsLabels:
 
 /** @throws Error when the cycle has no PreFilter state of this plugin. */
 function readPreFilterState(state: CycleState | undefined): PreFilterState {
-  const s = state?.read(PRE_FILTER_KEY);
-  if (!(s instanceof PreFilterState)) throw new Error(`reading ${JSON.stringify(PRE_FILTER_KEY)} from cycleState: not found`);
-  return s;
+  return (state ?? new CycleState()).readInstance(PRE_FILTER_KEY, PreFilterState);
 }
 
 export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, ScorePlugin {

@@ -36,7 +36,7 @@ import type { NamespaceLister } from '../../informers/index.js';
 import { matchNodeSelectorTerms, tolerationsTolerateTaint } from '../../machinery/scheduling/index.js';
 import { nothing, selectorFromLabelSelector, selectorFromSet, type Selector } from '../../machinery/labels/index.js';
 import type { NodeInfo, PodInfo } from '../node-info.js';
-import type { CycleState, FilterPlugin, FilterStatus, NodeInfoLister, PreFilterPlugin, PreFilterResult, ScorePlugin } from './types.js';
+import { CycleState, type FilterPlugin, type FilterStatus, type NodeInfoLister, type PreFilterPlugin, type PreFilterResult, type ScorePlugin } from './types.js';
 import { MAX_NODE_SCORE, unresolvable, unschedulable } from './types.js';
 
 export const POD_TOPOLOGY_SPREAD = 'PodTopologySpread';
@@ -309,9 +309,7 @@ interface PreScoreState {
 
 /** @throws Error when the cycle has no PreFilter state of this plugin. */
 function readPreFilterState(state: CycleState | undefined): PreFilterState {
-  const s = state?.read(PRE_FILTER_KEY);
-  if (!(s instanceof PreFilterState)) throw new Error(`reading ${JSON.stringify(PRE_FILTER_KEY)} from cycleState: not found`);
-  return s;
+  return (state ?? new CycleState()).readInstance(PRE_FILTER_KEY, PreFilterState);
 }
 
 export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, ScorePlugin {

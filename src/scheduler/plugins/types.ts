@@ -37,6 +37,17 @@ export class CycleState {
     return this.data?.get(key);
   }
 
+  /**
+   * The value under `key`, which must be an instance of `type` (a plugin reading the state its own
+   * PreFilter wrote). @throws Error `reading "<key>" from cycleState: not found` otherwise, upstream's
+   * `framework.ErrNotFound` text.
+   */
+  readInstance<T>(key: string, type: abstract new (...args: never[]) => T): T {
+    const v = this.data?.get(key);
+    if (!(v instanceof type)) throw new Error(`reading ${JSON.stringify(key)} from cycleState: not found`);
+    return v;
+  }
+
   write(key: string, value: unknown): void {
     (this.data ??= new Map()).set(key, value);
   }
