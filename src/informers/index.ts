@@ -7,9 +7,11 @@ export {
   NAMESPACE_INDEX,
   deletionHandlingMetaNamespaceKeyFunc,
   newIndexer,
+  type ClassifyFunc,
   type IndexFunc,
   type Indexer,
   type MetaObject,
+  type SummaryClass,
 } from './indexer.js';
 export { newLister, type Lister, type NamespaceLister } from './lister.js';
 export { Reflector, type ListerWatcher, type ReflectorOptions, type ReflectorStore } from './reflector.js';

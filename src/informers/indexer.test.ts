@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import type { Pod } from '../api/index.js';
 import { parseSelector } from '../machinery/labels/index.js';
 import { DeletedFinalStateUnknown, deletionHandlingMetaNamespaceKeyFunc, newIndexer, NAMESPACE_INDEX } from './indexer.js';
@@ -79,5 +80,53 @@ describe('Lister', () => {
     assert.equal(l.get('ns2/c')?.metadata?.name, 'c');
     assert.equal(l.namespace('ns2').get('c')?.metadata?.name, 'c');
     assert.equal(l.namespace('ns1').get('c'), undefined);
+  });
+
+  test('an index summary counts each bucket by class as objects come, change, move and go', () => {
+    const idx = newIndexer<Pod>(byNode);
+    idx.add(pod('ns', 'early', 'n1', { tier: 'web' }));
+    // Added over existing content: summarizes it at once.
+    idx.addIndexSummary('node', 'tiers', (p) => p.metadata?.labels?.tier);
+    const classes = (node: string): Record<string, number> => Object.fromEntries([...idx.summary('tiers', node)].map(([k, c]) => [k, c.count]));
+    assert.deepEqual(classes('n1'), { web: 1 });
+    idx.add(pod('ns', 'a', 'n1', { tier: 'web' }));
+    idx.add(pod('ns', 'b', 'n1', { tier: 'db' }));
+    idx.add(pod('ns', 'c', 'n1')); // no class: left out
+    assert.deepEqual(classes('n1'), { web: 2, db: 1 });
+    idx.update(pod('ns', 'a', 'n1', { tier: 'db' })); // changes class
+    assert.deepEqual(classes('n1'), { web: 1, db: 2 });
+    assert.equal(idx.summary('tiers', 'n1').get('db')?.sample.metadata?.labels?.tier, 'db');
+    idx.update(pod('ns', 'b', 'n2', { tier: 'db' })); // moves bucket
+    assert.deepEqual([classes('n1'), classes('n2')], [{ web: 1, db: 1 }, { db: 1 }]);
+    idx.delete(pod('ns', 'b'));
+    assert.deepEqual(classes('n2'), {});
+    idx.replace([pod('ns', 'x', 'n3', { tier: 'web' })]);
+    assert.deepEqual([classes('n1'), classes('n3')], [{}, { web: 1 }]);
+    assert.throws(() => idx.addIndexSummary('node', 'tiers', () => 'x'), /index summary conflict: tiers/);
+    assert.throws(() => idx.addIndexSummary('nope', 'other', () => 'x'), /Index with name nope does not exist/);
+    assert.throws(() => idx.summary('nope', 'n1'), /Index summary with name nope does not exist/);
+  });
+
+  test('an index summary agrees with a count over the bucket after any sequence of writes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('add', 'delete'), fc.integer({ min: 0, max: 5 }), fc.constantFrom('n1', 'n2', ''), fc.constantFrom('a', 'b', undefined)), { maxLength: 60 }), (ops) => {
+        const idx = newIndexer<Pod>(byNode);
+        idx.addIndexSummary('node', 'tiers', (p) => p.metadata?.labels?.tier);
+        for (const [op, i, node, tier] of ops) {
+          const p = pod('ns', `p${i}`, node, tier === undefined ? {} : { tier });
+          if (op === 'add') idx.add(p);
+          else idx.delete(p);
+        }
+        for (const node of ['n1', 'n2']) {
+          const want = new Map<string, number>();
+          for (const p of idx.byIndex('node', node)) {
+            const t = p.metadata?.labels?.tier;
+            if (t !== undefined) want.set(t, (want.get(t) ?? 0) + 1);
+          }
+          assert.deepEqual(new Map([...idx.summary('tiers', node)].map(([k, c]) => [k, c.count])), want);
+        }
+      }),
+      { seed: 18, numRuns: 300 },
+    );
   });
 });

@@ -18,13 +18,17 @@ import type { Clock } from '../../util/clock/index.js';
 import { RateLimitingQueue } from '../../workqueue/index.js';
 import { canAdoptByUncachedGet, claimPods } from '../controller-ref-manager.js';
 import {
+  ORPHAN_POD_INDEX_KEY,
   POD_CONTROLLER_UID_INDEX,
   NAMESPACE_TERMINATING_CAUSE,
+  activePodClassesOf,
+  addActivePodSummary,
   addIndexerOnce,
   addPodControllerUIDIndexer,
   filterActivePods,
   filterPodsByOwner,
   hasStatusCause,
+  isPodActive,
   isPodReady,
   podKey,
   specReplicas,
@@ -34,7 +38,7 @@ import { UIDTrackingControllerExpectations } from '../expectations.js';
 import { stderrLogger, type Logger } from '../../util/runtime/index.js';
 import { runWorkersWhenSynced, type SyncResult } from '../../workqueue/index.js';
 import { RealPodControl, SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch, type PodControl } from '../pod-control.js';
-import { calculateStatus, getPodsToDelete, nextAvailabilityCheckMs, updateReplicaSetStatus } from './replica-set-utils.js';
+import { calculateStatus, countEach, getPodsToDelete, nextAvailabilityCheckMs, updateReplicaSetStatus, type CountedPods } from './replica-set-utils.js';
 import { REPLICA_SET, type ReplicatedKind } from './replicated-kind.js';
 
 /** BurstReplicas: at most this many pods are created or deleted per sync. */
@@ -119,6 +123,7 @@ export class ReplicaSetController {
     });
     const podInformer = opts.informers.core.pods();
     addPodControllerUIDIndexer(podInformer);
+    addActivePodSummary(podInformer.getIndexer());
     podInformer.addEventHandler({
       add: (pod) => this.addPod(pod),
       update: (oldPod, curPod) => this.updatePod(oldPod, curPod),
@@ -272,26 +277,53 @@ export class ReplicaSetController {
       this.logger.error({ replicaSet: key, err: String(err) }, 'Error converting pod selector to selector');
       return;
     }
-    const allPods = filterPodsByOwner(this.podIndexer, rs, true);
-    const filteredPods = await this.claimPods(rs, selector, filterActivePods(allPods));
-
+    // The common sync reads the summary of the RS's pods; a claim to make (an orphan to adopt, an
+    // owned pod to release) or pods to choose for deletion need the pods themselves.
+    let counted = this.countOwnedPods(rs, selector);
+    let filteredPods: Pod[] | undefined;
+    if (!counted) {
+      filteredPods = await this.claimPods(rs, selector, filterActivePods(filterPodsByOwner(this.podIndexer, rs, true)));
+      counted = { pods: countEach(filteredPods), active: filteredPods.length };
+    }
     let manageReplicasErr: unknown;
     if (rsNeedsSync && !rs.metadata?.deletionTimestamp) {
       try {
-        await this.manageReplicas(filteredPods, rs);
+        await this.manageReplicas(counted.active, rs, () => filteredPods ?? filterActivePods(filterPodsByOwner(this.podIndexer, rs, false)));
       } catch (err) {
         manageReplicasErr = err;
       }
     }
-    const newStatus = calculateStatus(rs, filteredPods, manageReplicasErr, this.clock.now());
+    const newStatus = calculateStatus(rs, counted.pods, manageReplicasErr, this.clock.now());
     const updated = await updateReplicaSetStatus(this.kind.client(this.client, namespace), rs, newStatus);
     if (manageReplicasErr !== undefined) throw toError(manageReplicasErr);
     // No event marks the moment ready pods become available: sync again then.
     const minReadySeconds = updated.spec?.minReadySeconds ?? 0;
     if (minReadySeconds > 0 && (updated.status?.readyReplicas ?? 0) !== (updated.status?.availableReplicas ?? 0)) {
-      return { requeueAfter: nextAvailabilityCheckMs(filteredPods, minReadySeconds, this.clock.now()) ?? minReadySeconds * 1000 };
+      return { requeueAfter: nextAvailabilityCheckMs(counted.pods, minReadySeconds, this.clock.now()) ?? minReadySeconds * 1000 };
     }
     return;
+  }
+
+  /**
+   * The RS's active pods counted by class from the pod index summary, when claiming would change
+   * nothing: every class of its pods still matches the selector (none to release) and no active orphan
+   * of its namespace matches it (none to adopt). Undefined otherwise, and the sync claims pod by pod.
+   * Either way the counts are those of the claimed pods (upstream's sync walks every pod each time; a
+   * 10,000-pod scale-up syncs its ReplicaSet thousands of times, so that walk made the cost quadratic).
+   */
+  private countOwnedPods(rs: ReplicaSet, selector: Selector): { pods: CountedPods; active: number } | undefined {
+    const classes = activePodClassesOf(this.podIndexer, rs);
+    let active = 0;
+    for (const c of classes.values()) {
+      if (!selector.matches(c.sample.metadata?.labels)) return undefined;
+      active += c.count;
+    }
+    const namespace = rs.metadata?.namespace ?? '';
+    for (const orphan of this.podIndexer.byIndex(POD_CONTROLLER_UID_INDEX, ORPHAN_POD_INDEX_KEY)) {
+      if ((orphan.metadata?.namespace ?? '') === namespace && isPodActive(orphan) && selector.matches(orphan.metadata?.labels)) return undefined;
+    }
+    // A copy: the summary changes as the cache does, and the sync awaits before it counts.
+    return { pods: [...classes.values()].map(({ count, sample }) => ({ count, sample })), active };
   }
 
   /** `claimPods`: adopts matching orphans and releases non-matching owned pods; returns the owned ones. */
@@ -309,17 +341,18 @@ export class ReplicaSetController {
   }
 
   /**
-   * `manageReplicas`: creates or deletes up to burstReplicas pods to reach spec.replicas.
+   * `manageReplicas`: creates or deletes up to burstReplicas pods to reach spec.replicas, given the
+   * number of active claimed pods and a way to list them (only deletions need the list).
    * Expectations are raised before any write; creations run in slow-start batches and the skipped
    * ones are subtracted again; deletions run in parallel. Throws the first create error or a delete
    * error other than NotFound.
    */
-  private async manageReplicas(activePods: Pod[], rs: ReplicaSet): Promise<void> {
+  private async manageReplicas(activeCount: number, rs: ReplicaSet, activePods: () => Pod[]): Promise<void> {
     const key = metaNamespaceKey(rs);
     const namespace = rs.metadata?.namespace ?? '';
     const { controllerKind } = this.kind;
     const owner = withTypeMeta(rs, controllerKind.apiVersion, controllerKind.kind);
-    let diff = activePods.length - specReplicas(rs);
+    let diff = activeCount - specReplicas(rs);
     if (diff < 0) {
       diff = Math.min(-diff, this.burstReplicas);
       // Raise first: a pod's add event may arrive before createPods returns.
@@ -343,7 +376,7 @@ export class ReplicaSetController {
     }
     if (diff > 0) {
       diff = Math.min(diff, this.burstReplicas);
-      const podsToDelete = getPodsToDelete(activePods, this.getIndirectlyRelatedPods(rs), diff, this.clock.now());
+      const podsToDelete = getPodsToDelete(activePods(), this.getIndirectlyRelatedPods(rs), diff, this.clock.now());
       // Snapshot the keys first so deletions observed during the calls are matched.
       this.expectations.expectDeletions(key, podsToDelete.map(podKey));
       const results = await Promise.allSettled(

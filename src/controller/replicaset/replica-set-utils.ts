@@ -12,6 +12,18 @@ import { semanticDeepEqual } from '../../machinery/meta/index.js';
 import { compareActivePodsWithRanks, getPodReadyCondition, isPodActive, isPodAvailable, isPodReady, specReplicas } from '../controller-utils.js';
 import { formatTime, parseTime } from '../../util/clock/index.js';
 
+/**
+ * Pods counted by class: each entry stands for `count` pods that agree with `sample` on their labels
+ * and readiness — a class of the active-pod index summary (controller-utils `activePodClass`), or one
+ * pod with count 1 ({@link countEach}).
+ */
+export type CountedPods = Iterable<{ readonly count: number; readonly sample: Pod }>;
+
+/** Each of `pods` counted once. */
+export function countEach(pods: readonly Pod[]): CountedPods {
+  return pods.map((sample) => ({ count: 1, sample }));
+}
+
 /** Condition type set while creating or deleting pods fails. */
 export const REPLICA_FAILURE = 'ReplicaFailure';
 /** How many times a conflicting status write is retried after re-reading the ReplicaSet. */
@@ -47,31 +59,34 @@ export function removeCondition(status: ReplicaSetStatus, type: string): void {
  * `minReadySeconds` at `now` ms) — and the ReplicaFailure condition: set (FailedCreate when pods are
  * missing, FailedDelete when there are too many) when `manageReplicasErr` is defined and no such
  * condition exists, removed after an error-free sync. `observedGeneration` is left as it was; the
- * write sets it.
+ * write sets it. The pods come counted by class, so a sync reading an index summary costs one step
+ * per class instead of one per pod.
  */
-export function calculateStatus(rs: ReplicaSet, filteredPods: readonly Pod[], manageReplicasErr: unknown, now: number): ReplicaSetStatus {
+export function calculateStatus(rs: ReplicaSet, filteredPods: CountedPods, manageReplicasErr: unknown, now: number): ReplicaSetStatus {
   const newStatus: ReplicaSetStatus = { ...(rs.status ?? { replicas: 0 }) };
   const templateLabels = selectorFromSet(rs.spec?.template?.metadata?.labels);
   const minReadySeconds = rs.spec?.minReadySeconds ?? 0;
+  let replicas = 0;
   let fullyLabeled = 0;
   let ready = 0;
   let available = 0;
-  for (const pod of filteredPods) {
-    if (templateLabels.matches(pod.metadata?.labels)) fullyLabeled++;
+  for (const { count, sample: pod } of filteredPods) {
+    replicas += count;
+    if (templateLabels.matches(pod.metadata?.labels)) fullyLabeled += count;
     if (isPodReady(pod)) {
-      ready++;
-      if (isPodAvailable(pod, minReadySeconds, now)) available++;
+      ready += count;
+      if (isPodAvailable(pod, minReadySeconds, now)) available += count;
     }
   }
   const failure = getCondition(rs.status, REPLICA_FAILURE);
   if (manageReplicasErr !== undefined && !failure) {
-    const diff = filteredPods.length - specReplicas(rs);
+    const diff = replicas - specReplicas(rs);
     const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
     setCondition(newStatus, newReplicaSetCondition(REPLICA_FAILURE, 'True', reason, errorMessage(manageReplicasErr), now));
   } else if (manageReplicasErr === undefined && failure) {
     removeCondition(newStatus, REPLICA_FAILURE);
   }
-  newStatus.replicas = filteredPods.length;
+  newStatus.replicas = replicas;
   newStatus.fullyLabeledReplicas = fullyLabeled;
   newStatus.readyReplicas = ready;
   newStatus.availableReplicas = available;
@@ -139,10 +154,10 @@ export function getPodsToDelete(filteredPods: readonly Pod[], relatedPods: reado
  * Follows FindMinNextPodAvailabilityCheck (pkg/controller/controller_utils.go, v1.34), which replaced
  * the flat `AddAfter(minReadySeconds)` of earlier releases.
  */
-export function nextAvailabilityCheckMs(pods: readonly Pod[], minReadySeconds: number, now: number): number | undefined {
+export function nextAvailabilityCheckMs(pods: CountedPods, minReadySeconds: number, now: number): number | undefined {
   if (minReadySeconds <= 0) return undefined;
   let next: number | undefined;
-  for (const pod of pods) {
+  for (const { sample: pod } of pods) {
     if (!isPodReady(pod) || isPodAvailable(pod, minReadySeconds, now)) continue;
     const readyAt = parseTime(getPodReadyCondition(pod)?.lastTransitionTime);
     if (readyAt === undefined) continue;

@@ -9,7 +9,7 @@ import { EventRecorder } from '../../client/record/index.js';
 import { silentLogger } from '../../util/runtime/index.js';
 import { FakePodControl } from '../pod-control.js';
 import { ReplicaSetController } from './replica-set-controller.js';
-import { calculateStatus, getPodsToDelete } from './replica-set-utils.js';
+import { calculateStatus, countEach, getPodsToDelete } from './replica-set-utils.js';
 import { REPLICATION_CONTROLLER } from './replicated-kind.js';
 
 const T0 = Date.UTC(2025, 0, 1);
@@ -73,7 +73,7 @@ async function setup(objs: { rss?: ReplicaSet[]; pods?: Pod[]; burstReplicas?: n
   for (const rs of objs.rss ?? []) informers.apps.replicaSets().getIndexer().add(rs);
   for (const p of objs.pods ?? []) informers.core.pods().getIndexer().add(p);
   const statusOf = async (name: string) => (await client.apps.replicaSets('ns').get(name)).status;
-  return { clock, transport, client, informers, podControl, rsc, statusOf };
+  return { clock, transport, client, informers, podControl, rsc, statusOf, podIndexer: informers.core.pods().getIndexer() };
 }
 
 describe('calculateStatus', () => {
@@ -84,21 +84,21 @@ describe('calculateStatus', () => {
       newPod('p2', rs, { readyAgoS: 5 }),
       newPod('p3', rs, { labels: { app: 'web' } }),
     ];
-    const s = calculateStatus(rs, pods, undefined, T0);
+    const s = calculateStatus(rs, countEach(pods), undefined, T0);
     assert.deepEqual([s.replicas, s.fullyLabeledReplicas, s.readyReplicas, s.availableReplicas], [3, 2, 2, 1]);
-    assert.equal(calculateStatus(rs, pods, undefined, T0 + 6000).availableReplicas, 2);
-    assert.equal(calculateStatus({ ...rs, spec: { ...rs.spec!, minReadySeconds: 0 } }, pods, undefined, T0).availableReplicas, 2);
+    assert.equal(calculateStatus(rs, countEach(pods), undefined, T0 + 6000).availableReplicas, 2);
+    assert.equal(calculateStatus({ ...rs, spec: { ...rs.spec!, minReadySeconds: 0 } }, countEach(pods), undefined, T0).availableReplicas, 2);
   });
 
   test('ReplicaFailure: FailedCreate / FailedDelete on error, removed after a clean sync', () => {
     const rs = newRS('a', 3);
-    const short = calculateStatus(rs, [newPod('p1', rs)], new Error('quota exceeded'), T0);
+    const short = calculateStatus(rs, countEach([newPod('p1', rs)]), new Error('quota exceeded'), T0);
     assert.deepEqual(short.conditions, [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'quota exceeded', lastTransitionTime: '2025-01-01T00:00:00Z' }]);
-    const many = calculateStatus(newRS('a', 0), [newPod('p1', rs)], new Error('x'), T0);
+    const many = calculateStatus(newRS('a', 0), countEach([newPod('p1', rs)]), new Error('x'), T0);
     assert.equal(many.conditions?.[0]?.reason, 'FailedDelete');
     const failed = { ...rs, status: short };
-    assert.deepEqual(calculateStatus(failed, [newPod('p1', rs)], new Error('again'), T0).conditions, short.conditions, 'kept, not replaced');
-    assert.equal(calculateStatus(failed, [newPod('p1', rs)], undefined, T0).conditions, undefined);
+    assert.deepEqual(calculateStatus(failed, countEach([newPod('p1', rs)]), new Error('again'), T0).conditions, short.conditions, 'kept, not replaced');
+    assert.equal(calculateStatus(failed, countEach([newPod('p1', rs)]), undefined, T0).conditions, undefined);
   });
 });
 
@@ -117,6 +117,11 @@ describe('getPodsToDelete', () => {
     assert.deepEqual(getPodsToDelete(pods, related, 2, T0).map((p) => p.metadata?.name), ['unready', 'ready-n2']);
   });
 });
+
+/** The counters of a ReplicaSet status. */
+function pick(s: ReplicaSet['status']): Record<string, number | undefined> {
+  return { replicas: s?.replicas, fullyLabeledReplicas: s?.fullyLabeledReplicas, readyReplicas: s?.readyReplicas, availableReplicas: s?.availableReplicas };
+}
 
 describe('syncReplicaSet', () => {
   test('creates the missing pods, raises expectations, writes status', async () => {
@@ -173,6 +178,33 @@ describe('syncReplicaSet', () => {
     await rsc.syncHandler('ns/a');
     assert.equal(podControl.templates.length, 0);
     assert.equal(podControl.patches.length, 1);
+  });
+
+  test('releases an owned pod whose labels no longer match, and counts it no more', async () => {
+    const rs = newRS('a', 2);
+    const kept = newPod('kept', rs, { readyAgoS: 5 });
+    const moved = newPod('moved', rs, { readyAgoS: 5, labels: { app: 'other' } });
+    const { rsc, podControl, statusOf } = await setup({ rss: [rs], pods: [kept, moved] });
+    await rsc.syncHandler('ns/a');
+    assert.equal(podControl.patches.length, 1, 'the release patch');
+    const status = await statusOf('a');
+    assert.deepEqual([status?.replicas, status?.readyReplicas, status?.fullyLabeledReplicas], [1, 1, 1]);
+    assert.equal(podControl.templates.length, 1, 'a replacement for the released pod');
+  });
+
+  test('status from the pod summary equals a count over the pods as they change', async () => {
+    const rs = newRS('a', 3, { minReadySeconds: 10 });
+    const pods = [newPod('p1', rs, { readyAgoS: 20 }), newPod('p2', rs, { readyAgoS: 5 }), newPod('p3', rs)];
+    const { rsc, statusOf, podIndexer } = await setup({ rss: [rs], pods });
+    await rsc.syncHandler('ns/a');
+    assert.deepEqual(pick(await statusOf('a')), { replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 2, availableReplicas: 1 });
+    // p3 has been ready for a minute, p1 failed (no longer active), p2 is no longer ready.
+    podIndexer.update(newPod('p3', rs, { readyAgoS: 60 }));
+    podIndexer.update({ ...newPod('p1', rs, { readyAgoS: 20 }), status: { phase: 'Failed' } });
+    podIndexer.update(newPod('p2', rs));
+    rsc.expectations.deleteExpectations('ns/a');
+    await rsc.syncHandler('ns/a');
+    assert.deepEqual(pick(await statusOf('a')), { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1 });
   });
 
   test('a deleted ReplicaSet clears its expectations', async () => {
