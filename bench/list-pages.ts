@@ -54,21 +54,22 @@ function storedPod(i: number): { key: string; value: string } {
     status: {
       phase: 'Running',
       conditions: ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type, status: 'True', lastTransitionTime: at })),
-      hostIP: '10.0.0.2',
-      podIP: `10.128.${Math.floor(i / 250) % 256}.${i % 250}`,
-      startTime: at,
+      podIPs: [{ ip: `10.128.${Math.floor(i / 250) % 256}.${i % 250}` }],
       containerStatuses: [
         {
-          name: 'web',
+          containerID: `kubeplane://${String(i).padStart(64, '0')}`,
           image: 'nginx:1.27',
           imageID: 'docker.io/library/nginx@sha256:5be1ecc7935f1dd85635d4feedaf660594030253cc97c9e9ca3819ffeac36b65',
-          containerID: `kubeplane://${String(i).padStart(64, '0')}`,
+          lastState: {},
+          name: 'web',
           ready: true,
-          started: true,
           restartCount: 0,
+          started: true,
           state: { running: { startedAt: at } },
         },
       ],
+      qosClass: 'Burstable',
+      startTime: at,
     },
   };
   return { key: `/registry/core/pods/default/${name}`, value: JSON.stringify(pod) };
