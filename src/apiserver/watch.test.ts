@@ -1,4 +1,5 @@
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
+import { defaultFeatureGate } from '../machinery/featuregate/index.js';
 import assert from 'node:assert/strict';
 import type { RestRequest, WatchEvent } from '../api/request.js';
 import type { KubeObject } from '../api/index.js';
@@ -237,7 +238,9 @@ describe('watch', () => {
     assert.equal(w.events.length, 0);
   });
 
-  test('sendInitialEvents: ADDED for the current state, then the initial-events-end bookmark', async () => {
+  test('sendInitialEvents (WatchList gate on): ADDED for the current state, then the initial-events-end bookmark', async () => {
+    defaultFeatureGate.set('WatchList=true');
+    after(() => defaultFeatureGate.reset());
     const t = await newTestServer();
     await create(t, 'a');
     const w = watchWidgets(t, { sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: 'true' });

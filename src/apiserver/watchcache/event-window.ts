@@ -111,7 +111,24 @@ export class EventWindow {
    */
   eventsAfter(rv: number): CacheEvent[] | undefined {
     if (rv < this.oldest) return undefined;
-    // Binary search for the first position whose revision is > rv.
+    const out: CacheEvent[] = [];
+    const lo = this.firstAfter(rv);
+    for (let p = lo; p < this.end; p++) out.push(this.at(p));
+    return out;
+  }
+
+  /**
+   * The revision of the last change at or below `rv`, or {@link oldestResumableRevision} when the
+   * window holds none: the resource is the same at `rv` as at that revision. Meaningful for `rv` >=
+   * {@link oldestResumableRevision} only.
+   */
+  lastChangeAtOrBefore(rv: number): number {
+    const lo = this.firstAfter(rv);
+    return lo === this.start ? this.oldest : this.at(lo - 1).rv;
+  }
+
+  /** The position of the first change with revision > `rv` (binary search; `end` if none). */
+  private firstAfter(rv: number): number {
     let lo = this.start;
     let hi = this.end;
     while (lo < hi) {
@@ -119,9 +136,7 @@ export class EventWindow {
       if (this.at(mid).rv <= rv) lo = mid + 1;
       else hi = mid;
     }
-    const out: CacheEvent[] = [];
-    for (let p = lo; p < this.end; p++) out.push(this.at(p));
-    return out;
+    return lo;
   }
 
   private at(position: number): CacheEvent {

@@ -25,6 +25,13 @@ import { decodeTypedObject } from '../../machinery/serializer/index.js';
 import type { Clock } from '../../util/clock/index.js';
 import { withResourceVersion, type CacheEvent, type CacheWatcher } from './cache-watcher.js';
 import { EventWindow, type EventWindowSizing } from './event-window.js';
+import { OrderedStore, type OrderedView } from './ordered-store.js';
+
+/**
+ * How many snapshots of past revisions a cache keeps at most (the least recently used goes first):
+ * each keeps the chunks written since it was taken, at most one copy of the store's key index.
+ */
+export const MAX_SNAPSHOTS = 32;
 
 /**
  * Decodes a stored value into a frozen object whose `metadata.resourceVersion` is `kv.modRevision`.
@@ -60,8 +67,13 @@ function asReadError(err: unknown): StatusError {
 /** The current objects and recent changes under one resource prefix, e.g. `/registry/apps/deployments/`. */
 export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
-  /** The keys of `objects`, sorted; rebuilt lazily after a create or delete. */
-  private sortedKeys: string[] | undefined;
+  /** The same objects in key order, with O(1) snapshots. */
+  private readonly ordered = new OrderedStore<KubeObject>();
+  /**
+   * Snapshots of the objects at past revisions, by the revision of the resource's last change at or
+   * before them (so every revision between two changes finds the same one); see {@link snapshotAt}.
+   */
+  private readonly snapshots = new Map<number, OrderedView<KubeObject>>();
   private readonly window: EventWindow;
   /** Keys whose stored value cannot be read, and the error a GET of them answers. */
   private readonly unreadable = new Map<string, StatusError>();
@@ -99,12 +111,12 @@ export class WatchCache {
   prime(kvs: readonly KeyValue[], revision: number): void {
     for (const kv of kvs) {
       try {
-        this.objects.set(kv.key, decodeObject(kv, this.rootType, this.onRead));
+        this.setObject(kv.key, decodeObject(kv, this.rootType, this.onRead));
       } catch (err) {
         this.unreadable.set(kv.key, asReadError(err));
       }
     }
-    this.sortedKeys = undefined;
+    this.snapshots.clear();
     this.primedAt = revision;
     this.window.reset(revision);
   }
@@ -127,14 +139,12 @@ export class WatchCache {
   /** Drops the buffered changes at or below `revision`, which storage has compacted. */
   compact(revision: number): void {
     this.window.compact(revision);
+    this.dropOldSnapshots();
   }
 
   /** Number of cached objects under `prefix` (the whole resource by default). */
   count(prefix = this.prefix): number {
-    if (prefix === this.prefix) return this.objects.size;
-    let n = 0;
-    for (const entry of this.entries(prefix)) if (entry) n++;
-    return n;
+    return prefix === this.prefix ? this.objects.size : this.ordered.countAfter(prefix);
   }
 
   /** The current object at `key` (undefined also when its value is unreadable: see {@link readError}). */
@@ -154,22 +164,64 @@ export class WatchCache {
   }
 
   /** Current `[key, object]` pairs under `prefix`, in key order. */
-  *entries(prefix: string): Generator<[string, KubeObject]> {
-    const keys = this.keys();
-    // Binary search for the first key >= prefix; keys under the prefix are contiguous from there.
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((keys[mid] as string) < prefix) lo = mid + 1;
-      else hi = mid;
+  entries(prefix: string): Generator<[string, KubeObject]> {
+    return this.ordered.entries(prefix);
+  }
+
+  /**
+   * The current objects in key order: the live store, valid until the next change is applied (read
+   * it in one synchronous step; {@link snapshotAt} at {@link revision} keeps it for later).
+   */
+  current(): OrderedView<KubeObject> {
+    return this.ordered;
+  }
+
+  /**
+   * The objects as they were at revision `rv` (upstream's `snapshots.GetLessOrEqual`, watch_cache.go
+   * `listExactRV`), or undefined when the cache cannot tell: `rv` is older than the event window
+   * ({@link oldestResumableRevision}: some change after it has left) or newer than the cache
+   * ({@link revision}). Built from the current objects by undoing the window's changes after `rv`
+   * (each change carries the object it replaced) on an O(1) snapshot, and kept for the next page of
+   * the same list; at most {@link MAX_SNAPSHOTS} are kept, and those from before the window are dropped
+   * as it advances. Upstream instead snapshots its B-tree at every change; building on demand keeps
+   * no copied chunks for revisions nobody lists at.
+   */
+  snapshotAt(rv: number): OrderedView<KubeObject> | undefined {
+    if (rv > this.revision || rv < this.window.oldestResumableRevision) return undefined;
+    const id = this.window.lastChangeAtOrBefore(rv);
+    const kept = this.snapshots.get(id);
+    if (kept) {
+      // Most recently used last: eviction takes the first.
+      this.snapshots.delete(id);
+      this.snapshots.set(id, kept);
+      return kept;
     }
-    for (let i = lo; i < keys.length; i++) {
-      const key = keys[i] as string;
-      if (!key.startsWith(prefix)) return;
-      const obj = this.objects.get(key);
-      if (obj) yield [key, obj];
+    const later = this.window.eventsAfter(id) ?? [];
+    let view = this.ordered.snapshot();
+    if (later.length > 0) {
+      const past = view.fork();
+      for (let i = later.length - 1; i >= 0; i--) {
+        const ev = later[i] as CacheEvent;
+        // The state before a change: the object it replaced, or none for a creation.
+        if (ev.prevObject) past.set(ev.key, ev.prevObject);
+        else past.delete(ev.key);
+      }
+      view = past;
     }
+    this.snapshots.set(id, view);
+    if (this.snapshots.size > MAX_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value as number);
+    return view;
+  }
+
+  /** Number of snapshots kept (for tests). */
+  get snapshotCount(): number {
+    return this.snapshots.size;
+  }
+
+  /** Drops the snapshots of revisions the window no longer reaches (no request can name them again). */
+  private dropOldSnapshots(): void {
+    const oldest = this.window.oldestResumableRevision;
+    for (const id of this.snapshots.keys()) if (id < oldest) this.snapshots.delete(id);
   }
 
   /**
@@ -197,14 +249,12 @@ export class WatchCache {
       // The last state at the delete's revision; from the cache when the stored one is unreadable.
       object ??= prev && withResourceVersion(prev, kv.modRevision);
       if (!object) return;
-      this.objects.delete(kv.key);
-      this.sortedKeys = undefined;
+      this.deleteObject(kv.key);
       ev = { type: 'DELETED', key: kv.key, object, rv: kv.modRevision };
       ev.prevObject = prev ?? object;
     } else {
       if (!object) return; // not reached: an unreadable write returned above
-      if (!prev) this.sortedKeys = undefined;
-      this.objects.set(kv.key, object);
+      this.setObject(kv.key, object);
       ev = { type: prev ? 'MODIFIED' : 'ADDED', key: kv.key, object, rv: kv.modRevision };
       if (prev) ev.prevObject = prev;
     }
@@ -248,13 +298,24 @@ export class WatchCache {
   private becameUnreadable(key: string, err: StatusError, prev: KubeObject | undefined, rv: number): void {
     this.unreadable.set(key, err);
     if (!prev) return;
-    this.objects.delete(key);
-    this.sortedKeys = undefined;
+    this.deleteObject(key);
     this.emit({ type: 'DELETED', key, object: withResourceVersion(prev, rv), prevObject: prev, rv });
   }
 
+  private setObject(key: string, obj: KubeObject): void {
+    this.objects.set(key, obj);
+    this.ordered.set(key, obj);
+  }
+
+  private deleteObject(key: string): void {
+    this.objects.delete(key);
+    this.ordered.delete(key);
+  }
+
   private emit(ev: CacheEvent): void {
+    const oldest = this.window.oldestResumableRevision;
     this.window.push(ev);
+    if (this.snapshots.size > 0 && this.window.oldestResumableRevision !== oldest) this.dropOldSnapshots();
     for (const w of this.watchers) w.offer(ev);
   }
 
@@ -270,11 +331,6 @@ export class WatchCache {
   /** Ends every watcher (server shutting down). */
   closeWatchers(): void {
     for (const w of [...this.watchers]) w.close();
-  }
-
-  private keys(): string[] {
-    if (!this.sortedKeys) this.sortedKeys = [...this.objects.keys()].sort();
-    return this.sortedKeys;
   }
 }
 

@@ -7,6 +7,7 @@
 import { field, newBadRequest, newInvalid, type FieldError } from '../../../machinery/errors/index.js';
 import { deepCopy } from '../../../machinery/meta/index.js';
 import { decodeTypedObject } from '../../../machinery/serializer/index.js';
+import { defaultFeatureGate } from '../../../machinery/featuregate/index.js';
 import { validateFieldManager } from '../../../machinery/managedfields/index.js';
 
 type Query = Record<string, string>;
@@ -53,6 +54,49 @@ export function parseResourceVersion(rv: string | undefined): number | undefined
   return Number(rv);
 }
 
+/**
+ * upstream `ValidateListOptions` for a list (apimachinery v0.33 pkg/apis/meta/internalversion/
+ * validation/validation.go), its errors in its order.
+ */
+function listOptionsErrors(opts: ListOptions): FieldError[] {
+  const errs: FieldError[] = [];
+  const match = opts.resourceVersionMatch;
+  if (match !== '') {
+    if (opts.resourceVersion === '') errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if (opts.continue !== '') errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(field.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && opts.resourceVersion === '0') {
+      errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+  }
+  if (opts.sendInitialEvents !== undefined) errs.push(field.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  return errs;
+}
+
+/**
+ * upstream `validateWatchOptions` (same file): `sendInitialEvents` needs
+ * `resourceVersionMatch=NotOlderThan` and the WatchList gate (beta but off in v1.33);
+ * `resourceVersionMatch` needs `sendInitialEvents`, can only be NotOlderThan, and not with continue.
+ */
+function watchOptionsErrors(opts: ListOptions): FieldError[] {
+  const errs: FieldError[] = [];
+  const match = opts.resourceVersionMatch;
+  if (opts.sendInitialEvents !== undefined) {
+    if (match !== 'NotOlderThan') errs.push(field.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (!defaultFeatureGate.enabled('WatchList')) {
+      errs.push(field.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+    }
+  }
+  if (match !== '') {
+    if (opts.sendInitialEvents === undefined) {
+      errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    }
+    if (match !== 'NotOlderThan') errs.push(field.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+    if (opts.continue !== '') errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+  }
+  return errs;
+}
+
 /** List/watch options from the query, validated (ValidateListOptions). */
 export function parseListOptions(query: Query, watch: boolean): ListOptions {
   const opts: ListOptions = {
@@ -70,28 +114,7 @@ export function parseListOptions(query: Query, watch: boolean): ListOptions {
   if (sie !== undefined) opts.sendInitialEvents = sie;
   parseResourceVersion(opts.resourceVersion);
 
-  const errs: FieldError[] = [];
-  if (opts.sendInitialEvents !== undefined) {
-    if (!watch) errs.push(field.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
-    if (opts.resourceVersionMatch !== 'NotOlderThan') {
-      errs.push(field.forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
-    }
-  }
-  if (opts.resourceVersionMatch !== '') {
-    if (watch && opts.sendInitialEvents === undefined) {
-      errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
-    }
-    if (opts.resourceVersionMatch !== 'Exact' && opts.resourceVersionMatch !== 'NotOlderThan') {
-      errs.push(field.notSupported('resourceVersionMatch', opts.resourceVersionMatch, ['Exact', 'NotOlderThan', '']));
-    }
-    if (opts.resourceVersion === '' && !(watch && opts.sendInitialEvents !== undefined)) {
-      errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    }
-    if (opts.continue !== '') errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    if (opts.resourceVersionMatch === 'Exact' && opts.resourceVersion === '0') {
-      errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
-    }
-  }
+  const errs = watch ? watchOptionsErrors(opts) : listOptionsErrors(opts);
   if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
   if (opts.continue !== '' && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     throw newBadRequest('specifying resource version is not allowed when using continue');

@@ -1,13 +1,20 @@
 /**
  * The generic store's reads (store.go `Get`, `List`, `Watch`): from the watch cache at the freshness
- * the request asks for, or from storage for exact-revision pages and continue tokens.
+ * the request asks for. Lists at an exact revision (`resourceVersionMatch=Exact`, a `limit` with a
+ * resourceVersion, a continue token) are answered from a snapshot of the cache at that revision when
+ * the ListFromCacheSnapshot gate is on and the cache still reaches it, else from storage, as
+ * upstream's cacher delegates them (k8s.io/apiserver/pkg/storage/cacher/delegator.go `GetList`,
+ * delegator/interface.go `ShouldDelegateList`, cacher.go `shouldDelegateExactRV`): both give the
+ * same items, continue token, remainingItemCount and resourceVersion.
  */
 import type { KubeList, KubeObject } from '../../../api/index.js';
 import type { WatchEvent, WatchStream } from '../../../api/request.js';
 import { newNotFound, newResourceExpired } from '../../../machinery/errors/index.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { StorageError } from '../../../storage/interface.js';
+import { defaultFeatureGate } from '../../../machinery/featuregate/index.js';
 import { CacheWatcher } from '../../watchcache/cache-watcher.js';
+import type { OrderedView } from '../../watchcache/ordered-store.js';
 import { decodeContinue, encodeContinue } from './continue.js';
 import { parseListOptions, parseResourceVersion } from './options.js';
 import { newPredicate, type SelectionPredicate } from './predicate.js';
@@ -40,20 +47,42 @@ export abstract class ReadStore extends StoreCore {
     await this.opts.feed.waitUntilFresh(target);
   }
 
-  /** LIST with selectors, pagination and resourceVersion semantics. */
+  /**
+   * LIST with selectors, pagination and resourceVersion semantics. Where each is read from
+   * (upstream `ShouldDelegateList`): a continue token at revision R, `resourceVersionMatch=Exact` at R,
+   * or a `limit` with resourceVersion R (the legacy exact match) read at R, from the cache's snapshot
+   * at R when the ListFromCacheSnapshot gate is on, else from storage (which answers 410 for a
+   * compacted R); a continue token handed out with a 410 (revision -1) continues at the current
+   * revision, from the cache with the gate on. Any other list is read from the cache, at least as
+   * fresh as asked; `resourceVersion=0` ignores `limit` there (cacher.go `computeListLimit`).
+   */
   async list(namespace: string | undefined, query: Query): Promise<KubeList> {
     const opts = parseListOptions(query, false);
     const pred = newPredicate(this.strategy, opts.labelSelector, opts.fieldSelector);
     const prefix = this.prefixFor(namespace);
+    const snapshots = defaultFeatureGate.enabled('ListFromCacheSnapshot');
+    const rv = opts.resourceVersion;
     if (opts.continue !== '') {
       const token = decodeContinue(opts.continue, prefix);
+      const limit = rv === '0' ? 0 : opts.limit;
+      if (snapshots && token.rv === -1) {
+        await this.waitForResourceVersion('');
+        return this.listFromCache(namespace, prefix, pred, limit, token.startAfter);
+      }
+      if (snapshots) {
+        const page = await this.listFromSnapshot(prefix, pred, limit, token.rv, token.startAfter);
+        if (page) return page;
+      }
       return this.listFromStorage(prefix, pred, opts.limit, token.rv === -1 ? undefined : token.rv, token.startAfter);
     }
-    const rv = opts.resourceVersion;
     const exact = opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && opts.limit > 0 && rv !== '' && rv !== '0');
-    if (exact) return this.listFromStorage(prefix, pred, opts.limit, parseResourceVersion(rv));
+    if (exact) {
+      const revision = parseResourceVersion(rv) as number;
+      const page = snapshots ? await this.listFromSnapshot(prefix, pred, opts.limit, revision) : undefined;
+      return page ?? this.listFromStorage(prefix, pred, opts.limit, revision);
+    }
     await this.waitForResourceVersion(rv);
-    return this.listFromCache(namespace, prefix, pred, opts.limit);
+    return this.listFromCache(namespace, prefix, pred, rv === '0' ? 0 : opts.limit);
   }
 
   protected newList(items: KubeObject[], rv: number, cont?: string, remaining?: number): KubeList {
@@ -65,29 +94,60 @@ export abstract class ReadStore extends StoreCore {
     return Object.freeze({ kind: this.strategy.info.listKind, apiVersion: this.apiVersion, metadata, items });
   }
 
-  protected listFromCache(namespace: string | undefined, prefix: string, pred: SelectionPredicate, limit: number): KubeList {
+  /** A list of the cache as it is now, from the first key after `startAfter` when given. */
+  protected listFromCache(namespace: string | undefined, prefix: string, pred: SelectionPredicate, limit: number, startAfter?: string): KubeList {
     const cache = this.opts.cache;
     const rv = cache.revision;
     // A single object named by metadata.name needs no scan (upstream's key trigger).
     const byName = pred.field.exactMatch('metadata.name');
-    if (byName !== undefined && (namespace || !this.strategy.info.namespaced)) {
+    if (byName !== undefined && startAfter === undefined && (namespace || !this.strategy.info.namespaced)) {
       const obj = cache.get(this.prefixFor(namespace) + byName);
       return this.newList(obj && pred.matches(obj) ? [obj] : [], rv);
     }
+    const list = this.pageOf(cache.current(), prefix, pred, limit, rv, startAfter);
+    // Keep the objects as they are now for the pages that follow (O(1); see WatchCache.snapshotAt).
+    if (list.metadata.continue !== undefined && defaultFeatureGate.enabled('ListFromCacheSnapshot')) cache.snapshotAt(rv);
+    return list;
+  }
+
+  /**
+   * A list of the objects as they were at `revision`, from the cache's snapshot; undefined when the
+   * cache cannot serve it (upstream `shouldDelegateExactRV`): `revision` is older than the cache's
+   * window or not above storage's compacted revision, or beyond storage's current revision (storage
+   * then answers 410 Expired or 504 itself, as without snapshots). Waits for the cache to reach
+   * `revision` first.
+   */
+  protected async listFromSnapshot(prefix: string, pred: SelectionPredicate, limit: number, revision: number, startAfter?: string): Promise<KubeList | undefined> {
+    const { backend, cache, feed } = this.opts;
+    if (revision > backend.currentRevision() || revision <= backend.compactedRevision()) return undefined;
+    await feed.waitUntilFresh(revision);
+    // Checked again after waiting: storage may have compacted meanwhile.
+    if (revision <= backend.compactedRevision()) return undefined;
+    const view = cache.snapshotAt(revision);
+    return view && this.pageOf(view, prefix, pred, limit, revision, startAfter);
+  }
+
+  /**
+   * One page of `view` under `prefix` after `startAfter`: at most `limit` matching objects (0: all);
+   * when any entry (matching or not) is left after the last one, a continue token at `rv` and, with
+   * no selector, the number of entries left (cacher.go `GetList`, storage `PrepareContinueToken`;
+   * storage pages the same way).
+   */
+  protected pageOf(view: OrderedView<KubeObject>, prefix: string, pred: SelectionPredicate, limit: number, rv: number, startAfter?: string): KubeList {
     const items: KubeObject[] = [];
     let lastKey = '';
     let more = false;
-    for (const [key, obj] of cache.entries(prefix)) {
-      if (!pred.matches(obj)) continue;
+    for (const [key, obj] of view.entries(prefix, startAfter)) {
       if (limit > 0 && items.length === limit) {
         more = true;
         break;
       }
+      if (!pred.matches(obj)) continue;
       items.push(obj);
       lastKey = key;
     }
     if (!more) return this.newList(items, rv);
-    const remaining = pred.empty ? cache.count(prefix) - items.length : undefined;
+    const remaining = pred.empty ? view.countAfter(prefix, lastKey) : undefined;
     return this.newList(items, rv, encodeContinue(rv, lastKey, prefix), remaining);
   }
 
