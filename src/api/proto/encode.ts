@@ -26,25 +26,61 @@ import { parseTime } from '../../util/clock/index.js';
 import { PROTOBUF_MAGIC } from './decode.js';
 import { DURATION, FIELDS_V1, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, TIME, messageDef, messageForKind, wireTypeOf, type FieldDef, type MessageDef } from './schema.js';
 
+/** The special messages, told apart once per field rather than by name on every value. */
+const enum Special {
+  None,
+  Time,
+  MicroTime,
+  Duration,
+  IntOrString,
+  Quantity,
+  Embedded,
+}
+
+const SPECIALS = new Map<string, Special>([
+  [TIME, Special.Time],
+  [MICRO_TIME, Special.MicroTime],
+  [DURATION, Special.Duration],
+  [INT_OR_STRING, Special.IntOrString],
+  [QUANTITY, Special.Quantity],
+  [FIELDS_V1, Special.Embedded],
+  [RAW_EXTENSION, Special.Embedded],
+]);
+
 /** A field with its key precomputed. */
 interface EncField {
   def: FieldDef;
   /** The field key as a varint value (`number << 3 | wireType`). */
   key: number;
-  /** Wire type of one value (of an element for repeated fields; 2 for maps). */
-  wireType: number;
+  /** For message fields (and maps of messages): which special type, if any. */
+  special: Special;
+  /** The message's compiled fields, resolved on first use. */
+  child?: Compiled;
 }
 
-/** A message's fields sorted by number, with their keys, compiled once per message. */
-const compiled = new Map<string, EncField[]>();
+/** A message compiled for encoding: its fields sorted by number. */
+interface Compiled {
+  def: MessageDef;
+  fields: EncField[];
+}
 
-function fieldsOf(def: MessageDef): EncField[] {
-  let fields = compiled.get(def.name);
-  if (!fields) {
-    fields = [...def.fields].sort((a, b) => a.number - b.number).map((f) => ({ def: f, key: f.number * 8 + wireTypeOf(f), wireType: wireTypeOf(f) }));
-    compiled.set(def.name, fields);
+const compiled = new Map<string, Compiled>();
+
+function compiledOf(name: string): Compiled {
+  let c = compiled.get(name);
+  if (!c) {
+    const def = schemaOf(name);
+    const fields = [...def.fields]
+      .sort((a, b) => a.number - b.number)
+      .map((f): EncField => ({ def: f, key: f.number * 8 + wireTypeOf(f), special: f.message ? (SPECIALS.get(f.type) ?? Special.None) : Special.None }));
+    c = { def, fields };
+    compiled.set(name, c);
   }
-  return fields;
+  return c;
+}
+
+function childOf(ef: EncField): Compiled {
+  return (ef.child ??= compiledOf(ef.def.type));
 }
 
 function schemaOf(name: string): MessageDef {
@@ -114,7 +150,16 @@ class Output {
     // At most 3 bytes per UTF-16 unit: a string of up to 42 units has a one-byte length.
     if (s.length <= 42) {
       this.ensure(1 + s.length * 3);
-      const n = this.buf.write(s, this.pos + 1, 'utf8');
+      // ASCII by hand: cheaper than a call into the UTF-8 writer for the short strings most fields hold.
+      const buf = this.buf;
+      const start = this.pos + 1;
+      let i = 0;
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[start + i] = c;
+      }
+      const n = i === s.length ? i : buf.write(s, start, 'utf8');
       this.buf[this.pos] = n;
       this.pos += 1 + n;
       return;
@@ -242,9 +287,19 @@ function writeScalar(out: Output, type: string, v: unknown): void {
   }
 }
 
+const UTC_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z$/;
+
 /** Seconds and nanoseconds of an RFC 3339 timestamp; undefined when absent or malformed (the zero Time). */
 function timestampOf(v: unknown): { seconds: number; nanos: number } | undefined {
   if (typeof v !== 'string') return undefined;
+  // The form our server writes, `2025-03-01T12:00:00Z` (optionally with a fraction), read by hand:
+  // Date.parse is a good part of a pod's encoding time.
+  const m = UTC_TIME.exec(v);
+  // Date.UTC maps years 0–99 to 1900–1999: those go the slow way.
+  if (m && +(m[1] as string) >= 100) {
+    const seconds = Date.UTC(+(m[1] as string), +(m[2] as string) - 1, +(m[3] as string), +(m[4] as string), +(m[5] as string), +(m[6] as string)) / 1000;
+    if (Number.isFinite(seconds)) return { seconds, nanos: Number((m[7] ?? '').slice(0, 9).padEnd(9, '0')) };
+  }
   const ms = parseTime(v);
   if (ms === undefined) return undefined;
   const seconds = Math.floor(ms / 1000);
@@ -266,26 +321,26 @@ export function durationNanos(s: unknown): number {
 }
 
 /**
- * Writes the body of a message of type `name` for the JSON value `v` (undefined: the zero value).
+ * Writes the body of the message of field `ef` for the JSON value `v` (undefined: the zero value).
  * Special types take their JSON forms.
  */
-function writeMessageBody(out: Output, name: string, v: unknown): void {
-  switch (name) {
-    case TIME:
-    case MICRO_TIME: {
+function writeMessageBody(out: Output, ef: EncField, v: unknown): void {
+  switch (ef.special) {
+    case Special.Time:
+    case Special.MicroTime: {
       const ts = timestampOf(v);
       if (!ts) return;
       out.byte(0x08);
       out.int64(ts.seconds);
       out.byte(0x10);
-      out.int64(name === TIME ? 0 : Math.floor(ts.nanos / 1000) * 1000);
+      out.int64(ef.special === Special.Time ? 0 : Math.floor(ts.nanos / 1000) * 1000);
       return;
     }
-    case DURATION:
+    case Special.Duration:
       out.byte(0x08);
       out.int64(durationNanos(v));
       return;
-    case INT_OR_STRING: {
+    case Special.IntOrString: {
       const isString = typeof v === 'string';
       out.byte(0x08);
       out.byte(isString ? 1 : 0);
@@ -295,27 +350,30 @@ function writeMessageBody(out: Output, name: string, v: unknown): void {
       out.string(isString ? v : '');
       return;
     }
-    case QUANTITY:
+    case Special.Quantity:
       out.byte(0x0a);
       out.string(v === undefined || v === null ? '0' : asString(v));
       return;
-    case FIELDS_V1:
-    case RAW_EXTENSION:
+    case Special.Embedded:
       if (v === undefined || v === null) return;
       out.byte(0x0a);
       out.string(JSON.stringify(v));
       return;
+    case Special.None: {
+      const child = childOf(ef);
+      const obj = child.def.arrayWrapper && Array.isArray(v) ? { items: v } : (asObject(v) ?? EMPTY);
+      writeFields(out, child, obj);
+    }
   }
-  const def = schemaOf(name);
-  const obj = def.arrayWrapper && Array.isArray(v) ? { items: v } : (asObject(v) ?? {});
-  writeFields(out, def, obj);
 }
 
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /** Writes a length-delimited message field: key, length, body. */
-function writeMessageField(out: Output, key: number, name: string, v: unknown): void {
+function writeMessageField(out: Output, key: number, ef: EncField, v: unknown): void {
   out.uvarint(key);
   const mark = out.beginDelimited();
-  writeMessageBody(out, name, v);
+  writeMessageBody(out, ef, v);
   out.endDelimited(mark);
 }
 
@@ -336,7 +394,7 @@ function writeMap(out: Output, ef: EncField, map: Record<string, unknown>): void
     const mark = out.beginDelimited();
     out.byte(keyType === 'string' ? 0x0a : 0x08);
     writeScalar(out, keyType, keyType === 'string' ? k : Number(k));
-    if (f.message) writeMessageField(out, 0x12, f.type, value);
+    if (f.message) writeMessageField(out, 0x12, ef, value);
     else {
       out.byte(valueKey);
       writeScalar(out, f.type, value);
@@ -346,12 +404,12 @@ function writeMap(out: Output, ef: EncField, map: Record<string, unknown>): void
 }
 
 /** Writes the fields of `def` from the JSON object `obj`, in field-number order. */
-function writeFields(out: Output, def: MessageDef, obj: Record<string, unknown>): void {
-  for (const ef of fieldsOf(def)) {
+function writeFields(out: Output, msg: Compiled, obj: Readonly<Record<string, unknown>>): void {
+  for (const ef of msg.fields) {
     const f = ef.def;
     if (f.inline) {
       // An embedded Go struct: its fields are the parent's JSON members.
-      writeMessageField(out, ef.key, f.type, obj);
+      writeMessageField(out, ef.key, ef, obj);
       continue;
     }
     const v = obj[f.name];
@@ -363,7 +421,7 @@ function writeFields(out: Output, def: MessageDef, obj: Record<string, unknown>)
     if (f.repeated) {
       if (!Array.isArray(v)) continue;
       for (const el of v as unknown[]) {
-        if (f.message) writeMessageField(out, ef.key, f.type, el);
+        if (f.message) writeMessageField(out, ef.key, ef, el);
         else {
           out.uvarint(ef.key);
           writeScalar(out, f.type, el);
@@ -373,7 +431,7 @@ function writeFields(out: Output, def: MessageDef, obj: Record<string, unknown>)
     }
     const absent = v === undefined || v === null;
     if (absent && (f.pointer || f.type === 'bytes')) continue;
-    if (f.message) writeMessageField(out, ef.key, f.type, absent ? undefined : v);
+    if (f.message) writeMessageField(out, ef.key, ef, absent ? undefined : v);
     else {
       out.uvarint(ef.key);
       writeScalar(out, f.type, v);
@@ -399,8 +457,8 @@ function withScratch(write: (out: Output) => void): Buffer {
  * @throws Error `proto: no schema for message …` for a name without a schema
  */
 export function encodeMessage(name: string, obj: Readonly<Record<string, unknown>>): Buffer {
-  const def = schemaOf(name);
-  return withScratch((out) => writeFields(out, def, obj));
+  const msg = compiledOf(name);
+  return withScratch((out) => writeFields(out, msg, obj));
 }
 
 /** `apps/v1` → [`apps`, `v1`]; `v1` → [``, `v1`]. */
