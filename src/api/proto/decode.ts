@@ -21,7 +21,7 @@
  * embedded JSON, maps objects, Verbs/ExtraValue arrays, int64 numbers (exact up to 2^53).
  */
 import { formatMicroTime, formatTime } from '../../util/clock/index.js';
-import { messageDef, messageForKind, type FieldDef, type MessageDef } from './schema.js';
+import { DURATION, FIELDS_V1, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, TIME, TYPE_META, messageDef, messageForKind, wireTypeOf, type FieldDef, type MessageDef } from './schema.js';
 import {
   ProtoError,
   WIRE_BYTES,
@@ -42,25 +42,8 @@ export { ProtoError } from './wire.js';
 /** The four bytes every Kubernetes protobuf body starts with: `k8s\0`. */
 export const PROTOBUF_MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
-const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
-const TIME = `${META}.Time`;
-const MICRO_TIME = `${META}.MicroTime`;
-const DURATION = `${META}.Duration`;
-const FIELDS_V1 = `${META}.FieldsV1`;
-const INT_OR_STRING = 'k8s.io.apimachinery.pkg.util.intstr.IntOrString';
-const QUANTITY = 'k8s.io.apimachinery.pkg.api.resource.Quantity';
-const RAW_EXTENSION = 'k8s.io.apimachinery.pkg.runtime.RawExtension';
-const TYPE_META = 'k8s.io.apimachinery.pkg.runtime.TypeMeta';
-
 /** A decoded object, or `undefined` when the value is the zero of a non-pointer special type. */
 type JsonValue = unknown;
-
-function wireTypeOf(f: FieldDef): number {
-  if (f.message || f.mapKey !== undefined || f.type === 'string' || f.type === 'bytes') return WIRE_BYTES;
-  if (f.type === 'double' || f.type === 'fixed64' || f.type === 'sfixed64') return WIRE_FIXED64;
-  if (f.type === 'float' || f.type === 'fixed32' || f.type === 'sfixed32') return WIRE_FIXED32;
-  return WIRE_VARINT;
-}
 
 function numberOf(type: string, v: Varint): number | boolean {
   switch (type) {

@@ -10,6 +10,7 @@
  * runtime, runtime/schema, util/intstr and api/resource.
  */
 import data from './messages.json' with { type: 'json' };
+import { WIRE_BYTES, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT } from './wire.js';
 
 /** Scalar proto types that appear in the table. */
 export type ScalarType =
@@ -64,6 +65,17 @@ export interface MessageDef {
 
 type RawField = [number, string, string, string];
 
+const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+/** The apimachinery messages whose JSON form is not their fields (decode.ts, encode.ts). */
+export const TIME = `${META}.Time`;
+export const MICRO_TIME = `${META}.MicroTime`;
+export const DURATION = `${META}.Duration`;
+export const FIELDS_V1 = `${META}.FieldsV1`;
+export const INT_OR_STRING = 'k8s.io.apimachinery.pkg.util.intstr.IntOrString';
+export const QUANTITY = 'k8s.io.apimachinery.pkg.api.resource.Quantity';
+export const RAW_EXTENSION = 'k8s.io.apimachinery.pkg.runtime.RawExtension';
+export const TYPE_META = 'k8s.io.apimachinery.pkg.runtime.TypeMeta';
+
 const table = (data as unknown as { source: string; messages: Record<string, RawField[]> }).messages;
 const compiled = new Map<string, MessageDef>();
 
@@ -84,6 +96,14 @@ function compileField([number, name, type, flags]: RawField): FieldDef {
   }
   f.message = !isScalarType(f.type);
   return f;
+}
+
+/** The wire type of one value of `f` (of one element for repeated fields; 2 for maps and messages). */
+export function wireTypeOf(f: FieldDef): number {
+  if (f.message || f.mapKey !== undefined || f.type === 'string' || f.type === 'bytes') return WIRE_BYTES;
+  if (f.type === 'double' || f.type === 'fixed64' || f.type === 'sfixed64') return WIRE_FIXED64;
+  if (f.type === 'float' || f.type === 'fixed32' || f.type === 'sfixed32') return WIRE_FIXED32;
+  return WIRE_VARINT;
 }
 
 /** The schema of a message by full name (`k8s.io.api.apps.v1.Deployment`), or undefined. Compiled on first use. */

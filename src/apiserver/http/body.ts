@@ -15,7 +15,7 @@ import {
 } from '../../machinery/errors/index.js';
 import { ProtobufDecodeError, decodeKubernetesProtobuf } from '../../api/proto/index.js';
 import { recordSource } from '../../machinery/serializer/yaml-keys.js';
-import { mediaTypeOf } from './negotiation.js';
+import { PROTOBUF_MEDIA_TYPE, mediaTypeOf } from './negotiation.js';
 
 /** A client's YAML is the client's business: its warnings (an unknown directive …) are not logged as the server's. */
 const YAML_OPTIONS = { logLevel: 'error' } as const;
@@ -24,7 +24,7 @@ const YAML_OPTIONS = { logLevel: 'error' } as const;
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 /** Kubernetes protobuf (`k8s\0` + runtime.Unknown), which typed client-go clients send since 1.32. */
-export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+export { PROTOBUF_MEDIA_TYPE };
 
 /** Media types accepted for object bodies (create, update, subresources, DeleteOptions), in upstream's order. */
 export const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPE] as const;

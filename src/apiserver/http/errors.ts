@@ -4,12 +4,16 @@
  * k8s.io/apiserver/pkg/warning).
  */
 import type { ServerResponse } from 'node:http';
+import { encodeKubernetesProtobuf } from '../../api/proto/index.js';
 import { StatusError, errorMessage, newInternalError, type Status } from '../../machinery/errors/index.js';
 import type { Logger } from './types.js';
 import { warningHeaders } from './warning.js';
 
 /** Content type of every JSON response. */
 export const JSON_CONTENT_TYPE = 'application/json';
+
+/** Content type of a Kubernetes protobuf response. */
+export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 
 /** Writes `body` as JSON with `code`. `contentType` defaults to application/json. */
 export function writeJson(res: ServerResponse, code: number, body: unknown, contentType = JSON_CONTENT_TYPE): void {
@@ -40,10 +44,11 @@ export function statusOf(err: unknown, logger: Logger | undefined, context: obje
 
 /**
  * Writes an error as its Status with the Status's code, and `Retry-After` when the Status carries
- * `details.retryAfterSeconds` (upstream's responsewriters.ErrorNegotiated). A response that has begun
- * cannot carry it any more: its connection is ended. One already ended is left alone.
+ * `details.retryAfterSeconds` (upstream's responsewriters.ErrorNegotiated): as JSON, or as Kubernetes
+ * protobuf when the request negotiated it (`format`). A response that has begun cannot carry it any
+ * more: its connection is ended. One already ended is left alone.
  */
-export function writeError(res: ServerResponse, err: unknown, logger: Logger | undefined, context: object): void {
+export function writeError(res: ServerResponse, err: unknown, logger: Logger | undefined, context: object, format: 'json' | 'protobuf' = 'json'): void {
   const status = statusOf(err, logger, context);
   if (res.writableEnded || res.destroyed) return;
   if (res.headersSent) {
@@ -52,6 +57,12 @@ export function writeError(res: ServerResponse, err: unknown, logger: Logger | u
   }
   const retryAfterSeconds = status.details?.retryAfterSeconds ?? 0;
   if (retryAfterSeconds > 0) res.setHeader('Retry-After', String(retryAfterSeconds));
+  const proto = format === 'protobuf' ? encodeKubernetesProtobuf(status as unknown as Record<string, unknown>) : undefined;
+  if (proto) {
+    res.writeHead(status.code, { 'Content-Type': PROTOBUF_CONTENT_TYPE, 'Content-Length': proto.length });
+    res.end(proto);
+    return;
+  }
   writeJson(res, status.code, status);
 }
 

@@ -1,9 +1,30 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { aggregatedDiscoveryVersion, convertTarget, mediaTypeOf, parseAccept } from './negotiation.js';
+import { aggregatedDiscoveryVersion, convertTarget, mediaTypeOf, outputFormat, parseAccept } from './negotiation.js';
 import { compareKubeAwareVersions } from './resource-index.js';
 
 describe('Accept negotiation', () => {
+  test('protobuf when preferred and served: client-go typed clients, q-values and order decide', () => {
+    const clientGo = 'application/vnd.kubernetes.protobuf, application/json';
+    assert.equal(outputFormat(clientGo, true), 'protobuf');
+    assert.equal(outputFormat(clientGo, false), 'json');
+    assert.equal(outputFormat('application/json, application/vnd.kubernetes.protobuf', true), 'json');
+    assert.equal(outputFormat('application/json;q=0.5, application/vnd.kubernetes.protobuf', true), 'protobuf');
+    assert.equal(outputFormat('application/vnd.kubernetes.protobuf;q=0.9, */*', true), 'json');
+    assert.equal(outputFormat('application/vnd.kubernetes.protobuf;stream=watch', true), 'protobuf');
+    assert.equal(outputFormat(undefined, true), 'json');
+    assert.equal(outputFormat('text/html', true), 'json');
+  });
+
+  test('protobuf-only for a kind without a message is NotAcceptable; conversions stay JSON', () => {
+    assert.equal(outputFormat('application/vnd.kubernetes.protobuf', false), undefined);
+    assert.equal(outputFormat('application/vnd.kubernetes.protobuf;stream=watch', false), undefined);
+    // The metadata client: its protobuf PartialObjectMetadataList is skipped for the JSON one.
+    const metadata = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+    assert.equal(outputFormat(metadata, true), 'json');
+    assert.equal(outputFormat('application/json;as=Table;v=v1;g=meta.k8s.io, application/vnd.kubernetes.protobuf', true), 'json');
+  });
+
   test('media ranges are ordered by q, then position; q=0 is dropped', () => {
     assert.deepEqual(
       parseAccept('application/json;q=0.5, application/yaml, text/plain;q=0').map((r) => r.mediaType),

@@ -2,8 +2,9 @@
  * Content negotiation: what the client asked for in `Accept`, and what a `Content-Type` names.
  * Follows k8s.io/apiserver/pkg/endpoints/handlers/negotiation/negotiate.go: media ranges are tried in
  * the client's order of preference (q-value, then position) and the first one the server can produce
- * wins. Responses are always JSON; an `Accept` may additionally ask for a conversion of the JSON body
- * (`as=Table;g=meta.k8s.io;v=v1`, `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2`).
+ * wins. Responses are JSON, or Kubernetes protobuf for the kinds that have a protobuf message when
+ * the client prefers it ({@link outputFormat}); an `Accept` may additionally ask for a conversion of
+ * the JSON body (`as=Table;g=meta.k8s.io;v=v1`, `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2`).
  */
 
 /** One media range of an Accept header, e.g. `application/json;as=Table;v=v1;g=meta.k8s.io`. */
@@ -103,12 +104,38 @@ export function mediaTypeOf(contentType: string | undefined): string {
   return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
 
+/** The media type of Kubernetes protobuf. */
+export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+
+/** How a resource response is encoded. */
+export type OutputFormat = 'json' | 'protobuf';
+
 /**
- * True when the Accept header asks only for Kubernetes protobuf (`application/vnd.kubernetes.protobuf`,
- * with any parameters such as `;stream=watch`), which this server does not produce: such requests get
- * 406 NotAcceptable. Typed client-go clients always add `application/json` as a fallback.
+ * The encoding of a resource response, as upstream's `NegotiateOutputMediaType` picks it: the
+ * client's most preferred media range that the endpoint can produce. `protobufServed` is false for
+ * kinds without a protobuf message (custom resources: the CRD handler leaves protobuf out of its
+ * serializers), whose protobuf ranges are skipped. A JSON range with a meta.k8s.io conversion
+ * (`as=Table…`) counts as JSON; protobuf ranges with one (the metadata client's
+ * `application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList…`) are skipped, so its JSON
+ * fallback serves it. `;stream=watch` is allowed on any range, as upstream's endpoint restrictions do.
+ *
+ * Returns undefined — 406 NotAcceptable — when every range asks for protobuf and it is not served;
+ * a header naming nothing this server knows (`text/html`) is answered in JSON, as before
+ * negotiation covered protobuf.
  */
-export function acceptsOnlyProtobuf(accept: string | undefined): boolean {
+export function outputFormat(accept: string | undefined, protobufServed: boolean): OutputFormat | undefined {
   const ranges = parseAccept(accept);
-  return ranges.length > 0 && ranges.every((r) => r.mediaType === 'application/vnd.kubernetes.protobuf');
+  for (const r of ranges) {
+    const as = r.params['as'];
+    if (r.mediaType === PROTOBUF_MEDIA_TYPE) {
+      if (protobufServed && as === undefined) return 'protobuf';
+      continue;
+    }
+    if (as !== undefined) {
+      if (r.mediaType === 'application/json' && r.params['g'] === 'meta.k8s.io' && convertKinds.has(as)) return 'json';
+      continue;
+    }
+    if (acceptsJson(r)) return 'json';
+  }
+  return ranges.length > 0 && ranges.every((r) => r.mediaType === PROTOBUF_MEDIA_TYPE) ? undefined : 'json';
 }

@@ -277,10 +277,12 @@ describe('request bodies', () => {
     });
   }
 
-  test('406 when protobuf is the only type accepted (responses are JSON)', async () => {
+  test('a protobuf-only Accept is served for built-in kinds (custom resources answer 406: protobuf.test.ts)', async () => {
+    t.core.onHandle = () => ({ code: 200, body: { apiVersion: 'v1', kind: 'NamespaceList', metadata: {}, items: [] }, warnings: [] });
     const res = await t.fetch('/api/v1/namespaces', { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
-    assert.equal(res.status, 406);
-    assert.equal((await status(res))['message'], 'only the following media types are accepted: application/json');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/vnd.kubernetes.protobuf');
+    assert.deepEqual(Buffer.from(await res.arrayBuffer()).subarray(0, 4), Buffer.from(PROTOBUF_MAGIC));
   });
 
   test('415 for PATCH with a non-patch Content-Type', async () => {

@@ -10,12 +10,13 @@ import type { RequestUser, RestRequest, Verb } from '../../api/request.js';
 import { newNotAcceptable, newNotFoundPath } from '../../machinery/errors/index.js';
 import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, objectMediaTypeOf, parseBool, patchTypeOf, readBody } from './body.js';
-import { JSON_CONTENT_TYPE, newMethodNotAllowed, setWarnings, writeJson, writeRaw } from './errors.js';
-import { acceptsOnlyProtobuf, convertTarget, convertedContentType } from './negotiation.js';
+import { JSON_CONTENT_TYPE, PROTOBUF_CONTENT_TYPE, newMethodNotAllowed, setWarnings, writeError, writeJson, writeRaw } from './errors.js';
+import { convertTarget, convertedContentType, outputFormat } from './negotiation.js';
+import { protobufBodyPieces, servesProtobuf } from './protobuf.js';
 import type { ResourceIndex } from './resource-index.js';
-import { listJSONPieces, StreamedList, streamedListOf, writeJSONPieces, type ObjectSerializer } from './streaming.js';
+import { listJSONPieces, StreamedList, streamedListOf, writeBinaryPieces, writeJSONPieces, type ObjectSerializer } from './streaming.js';
 import { convertBody, isList, printerFor, tableOptionsFor } from './table.js';
-import type { ApiServerCore, HttpHandlerOptions } from './types.js';
+import type { ApiServerCore, HandleResult, HttpHandlerOptions } from './types.js';
 import { serveWatch, type WatchContext } from './watch.js';
 
 /** What a resource URL and method resolve to. */
@@ -102,10 +103,12 @@ export interface ResourceContext {
 
 /**
  * Runs one resolved resource request: decodes the body by Content-Type (415 and 413 before the body is
- * used), calls the core, and writes the result as JSON with its Warning headers — converted to a
- * Table (or PartialObjectMetadata) for get/list when the Accept asks for it. Lists and Tables are
- * written piece by piece (streaming.ts), other bodies at once. Watches are streamed.
- * Throws StatusError for the caller to write.
+ * used), calls the core, and writes the result with its Warning headers: as JSON — converted to a
+ * Table (or PartialObjectMetadata) for get/list when the Accept asks for it — or as Kubernetes
+ * protobuf when the Accept prefers it and the kind has a message (negotiation.ts `outputFormat`;
+ * errors are then protobuf Status too). Lists and Tables are written piece by piece (streaming.ts,
+ * protobuf.ts), other bodies at once. Watches are streamed.
+ * Throws StatusError for the caller to write (JSON requests, and 406 before anything runs).
  */
 export async function serveResource(
   ctx: ResourceContext,
@@ -116,8 +119,9 @@ export async function serveResource(
   user?: RequestUser,
 ): Promise<void> {
   const { info } = target.strategy;
-  // Responses are JSON; a client that accepts nothing else is told so before anything runs.
-  if (acceptsOnlyProtobuf(req.headers.accept)) throw newNotAcceptable(['application/json']);
+  // A client that accepts nothing this endpoint produces is told so before anything runs.
+  const format = outputFormat(req.headers.accept, servesProtobuf(target.strategy, target.subresource));
+  if (!format) throw newNotAcceptable(['application/json']);
   const rr: RestRequest = { verb: target.verb, group: info.group, version: info.version, resource: info.resource, query };
   if (target.namespace !== undefined) rr.namespace = target.namespace;
   if (target.name !== undefined) rr.name = target.name;
@@ -126,7 +130,8 @@ export async function serveResource(
   if (userAgent) rr.userAgent = userAgent;
   if (user) rr.user = user;
 
-  const convert = target.verb === 'get' || target.verb === 'list' || target.verb === 'watch' ? convertTarget(req.headers.accept) : undefined;
+  const reads = target.verb === 'get' || target.verb === 'list' || target.verb === 'watch';
+  const convert = format === 'json' && reads ? convertTarget(req.headers.accept) : undefined;
   const printer = printerFor(target.strategy.table, target.subresource?.name);
 
   if (target.verb === 'watch') {
@@ -134,12 +139,20 @@ export async function serveResource(
     const watchCtx: WatchContext = { core: ctx.core, clock: ctx.opts.clock, logger: ctx.opts.logger, maxBacklogBytes: ctx.maxWatchBacklogBytes };
     if (table) watchCtx.table = table;
     watchCtx.serialize = ctx.serialize;
+    if (format === 'protobuf') watchCtx.protobuf = true;
     serveWatch(watchCtx, rr, res);
     return;
   }
 
-  await decodeRequestBody(ctx, req, target, rr);
-  const result = await ctx.core.handle(rr);
+  let result: HandleResult;
+  try {
+    await decodeRequestBody(ctx, req, target, rr);
+    result = await ctx.core.handle(rr);
+  } catch (err) {
+    if (format !== 'protobuf') throw err;
+    writeError(res, err, ctx.opts.logger, { method: req.method, url: req.url }, 'protobuf');
+    return;
+  }
   setWarnings(res, result.warnings);
   if (typeof result.body === 'string') {
     writeRaw(res, result.code, result.body, 'text/plain');
@@ -147,6 +160,11 @@ export async function serveResource(
   }
   if (isAsyncIterable(result.body)) {
     await writeStream(res, result.code, result.body);
+    return;
+  }
+  const pieces = format === 'protobuf' ? protobufBodyPieces(result.body) : undefined;
+  if (pieces) {
+    await writeBinaryPieces(res, result.code, PROTOBUF_CONTENT_TYPE, pieces);
     return;
   }
   const body = convert ? convertBody(result.body, convert, printer, info, query, ctx.opts.clock.now()) : result.body;

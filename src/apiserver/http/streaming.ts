@@ -162,3 +162,43 @@ export async function writeJSONPieces(
   res.end(buf);
   return true;
 }
+
+/**
+ * Writes binary `pieces` (a protobuf list, piece by piece) as {@link writeJSONPieces} writes text:
+ * gathered into writes of about `chunkBytes`, honouring backpressure, with a Content-Length when the
+ * whole body fits in the first chunk. Resolves false when the client went away.
+ */
+export async function writeBinaryPieces(
+  res: ServerResponse,
+  code: number,
+  contentType: string,
+  pieces: Iterable<Uint8Array>,
+  chunkBytes = STREAM_CHUNK_CHARS,
+): Promise<boolean> {
+  let batch: Uint8Array[] = [];
+  let size = 0;
+  const begin = (length?: number): void => {
+    res.statusCode = code;
+    res.setHeader('Content-Type', contentType);
+    if (length !== undefined) res.setHeader('Content-Length', length);
+  };
+  let started = false;
+  for (const piece of pieces) {
+    if (!responseOpen(res)) return false;
+    batch.push(piece);
+    size += piece.length;
+    if (size < chunkBytes) continue;
+    if (!started) {
+      started = true;
+      begin();
+    }
+    const ok = res.write(Buffer.concat(batch, size));
+    batch = [];
+    size = 0;
+    if (!ok && !(await drained(res))) return false;
+  }
+  if (!responseOpen(res)) return false;
+  if (!started) begin(size);
+  res.end(Buffer.concat(batch, size));
+  return true;
+}

@@ -13,6 +13,7 @@ import type { RestRequest, WatchEvent, WatchStream } from '../../api/request.js'
 import type { Clock } from '../../util/clock/index.js';
 import type { TablePrinter } from '../registry/strategy.js';
 import { statusOf, writeError } from './errors.js';
+import { PROTOBUF_WATCH_CONTENT_TYPE, protobufWatchFrame } from './protobuf.js';
 import type { ObjectSerializer } from './streaming.js';
 import { isStatus, toTable, type TableOptions } from './table.js';
 import type { ApiServerCore, Logger } from './types.js';
@@ -32,6 +33,8 @@ export interface WatchContext {
   /** End the watch when this many bytes are queued unsent. */
   maxBacklogBytes: number;
   serialize?: ObjectSerializer;
+  /** Frame events as protobuf (`;stream=watch`) instead of JSON lines. */
+  protobuf?: boolean;
 }
 
 /**
@@ -58,7 +61,7 @@ export function serveWatch(ctx: WatchContext, rr: RestRequest, res: ServerRespon
   const writeHead = (): void => {
     if (headersWritten) return;
     headersWritten = true;
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, { 'Content-Type': ctx.protobuf ? PROTOBUF_WATCH_CONTENT_TYPE : 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
   };
 
@@ -69,11 +72,19 @@ export function serveWatch(ctx: WatchContext, rr: RestRequest, res: ServerRespon
     return table;
   };
 
+  const encode = (type: WatchEvent['type'], object: unknown): string | Uint8Array[] =>
+    ctx.protobuf ? protobufWatchFrame(type, object) : encodeWatchEvent(type, object, serialize);
+
+  const write = (data: string | Uint8Array[]): void => {
+    if (typeof data === 'string') res.write(data);
+    else for (const piece of data) res.write(piece);
+  };
+
   const onEvent = (ev: WatchEvent): void => {
     if (closed) return;
-    let line: string;
+    let line: string | Uint8Array[];
     try {
-      line = encodeWatchEvent(ev.type, transform(ev), serialize);
+      line = encode(ev.type, transform(ev));
     } catch (err) {
       // A printer or serialization failure ends this watch with an ERROR event, never the core's loop.
       onClose(err);
@@ -81,7 +92,7 @@ export function serveWatch(ctx: WatchContext, rr: RestRequest, res: ServerRespon
       return;
     }
     writeHead();
-    res.write(line);
+    write(line);
     if (res.writableLength > ctx.maxBacklogBytes) {
       ctx.logger?.warn({ ...logContext, backlogBytes: res.writableLength }, 'watch client too slow, closing the watch');
       closed = true;
@@ -94,11 +105,11 @@ export function serveWatch(ctx: WatchContext, rr: RestRequest, res: ServerRespon
     if (closed) return;
     closed = true;
     if (!headersWritten && err !== undefined) {
-      writeError(res, err, ctx.logger, logContext);
+      writeError(res, err, ctx.logger, logContext, ctx.protobuf ? 'protobuf' : 'json');
       return;
     }
     writeHead();
-    if (err !== undefined) res.write(encodeWatchEvent('ERROR', statusOf(err, ctx.logger, logContext)));
+    if (err !== undefined) write(encode('ERROR', statusOf(err, ctx.logger, logContext)));
     res.end();
   };
 
@@ -113,7 +124,7 @@ export function serveWatch(ctx: WatchContext, rr: RestRequest, res: ServerRespon
   } catch (err) {
     if (!closed) {
       closed = true;
-      writeError(res, err, ctx.logger, logContext);
+      writeError(res, err, ctx.logger, logContext, ctx.protobuf ? 'protobuf' : 'json');
     }
     return;
   }
