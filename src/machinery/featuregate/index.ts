@@ -30,15 +30,17 @@ export interface FeatureSpec {
  * - `MaxUnavailableStatefulSet` (alpha, off): StatefulSet `updateStrategy.rollingUpdate.maxUnavailable`
  *   is kept by the API and obeyed by the controller; off, the API drops a new value and the controller
  *   updates one pod at a time.
- * - `ListFromCacheSnapshot` (alpha, off; beta and on from v1.34): lists at an exact resourceVersion
- *   and continue tokens are served from snapshots of the watch cache instead of storage when the
- *   cache still reaches that revision. The answers are the same either way; only their cost differs.
+ * - `ListFromCacheSnapshot` (alpha, off in v1.33; beta and on from v1.34): lists at an exact
+ *   resourceVersion and continue tokens are served from snapshots of the watch cache instead of
+ *   storage when the cache still reaches that revision. On by default here, as from v1.34: the answers
+ *   are the same either way, only their cost differs, and paging 100k pods by 500 from SQLite costs
+ *   80 times what it costs from the cache (ADR 15).
  * - `WatchList` (beta, off in v1.33: on in 1.32, switched back off in 1.33): a watch may ask for
  *   `sendInitialEvents` (the streaming list); off, such a watch is 422 Invalid.
  */
 export const KNOWN_FEATURES = {
   MaxUnavailableStatefulSet: { default: false, preRelease: 'ALPHA' },
-  ListFromCacheSnapshot: { default: false, preRelease: 'ALPHA' },
+  ListFromCacheSnapshot: { default: true, preRelease: 'ALPHA' },
   WatchList: { default: false, preRelease: 'BETA' },
 } as const satisfies Record<string, FeatureSpec>;
 
