@@ -133,6 +133,34 @@ export function podReadyStage(delayMs = 500, jitterMs = 500): PodStage {
   };
 }
 
+/** upstream `syncPeriod` of the kubelet's status manager (pkg/kubelet/status/status_manager.go), in ms. */
+export const STATUS_SYNC_PERIOD_MS = 10_000;
+
+const conditionStatus = (pod: Pod, type: string): string | undefined => pod.status?.conditions?.find((c) => c.type === type)?.status;
+
+/**
+ * pod-ready-again: a Running pod whose containers all run ready but whose Ready condition is False —
+ * written by someone other than its kubelet, as the node lifecycle controller's `MarkPodsNotReady`
+ * does while the node's heartbeats are late — ⇒ Ready again after the status manager's sync period
+ * (10 s): the kubelet derives the conditions from its containers and writes them whenever they differ
+ * from the API server's (status_manager.go `syncBatch`/`needsReconcile`). Without it such a pod stayed
+ * not Ready for good once its node had been late, and its ReplicaSet never counted it again.
+ */
+export function podReadyAgainStage(delayMs = STATUS_SYNC_PERIOD_MS): PodStage {
+  return {
+    name: 'pod-ready-again',
+    resource: 'Pod',
+    selector: (pod) =>
+      !isBeingDeleted(pod) &&
+      phaseOf(pod) === 'Running' &&
+      conditionStatus(pod, 'Ready') === 'False' &&
+      conditionStatus(pod, 'ContainersReady') === 'True' &&
+      (pod.status?.containerStatuses ?? []).every((c) => c.ready),
+    delayMs,
+    next: (pod, ctx) => ({ status: { ...pod.status, conditions: podConditions(pod, true, [], formatTime(ctx.now)) } }),
+  };
+}
+
 /**
  * The kubelet's events for starting `containers` in order (init containers first): image events, then
  * Created and Started. The first pulled image took the time since the pod started (the start delay);
@@ -282,6 +310,7 @@ export function defaultStages(opts: DefaultStageOptions = {}): AnyStage[] {
     podReadyStage(opts.podReadyDelayMs, opts.podReadyJitterMs),
     podContainerExitStage(),
     ...restartStagesOfContainers(),
+    podReadyAgainStage(),
   ].map(withActiveDeadline);
   return [
     podKillStage(opts.podDeleteDelayMs),

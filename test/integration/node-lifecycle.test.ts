@@ -105,5 +105,7 @@ describe('node lifecycle: a stopped node is tainted and its pods evicted', { tim
     await cp.client.core.nodes().patch(victim, 'application/merge-patch+json', { metadata: { annotations: { 'kubeplane.io/simulate': null } } });
     await stepUntil(clock, 'Ready and untainted', async () => (await readyStatus(victim)) === 'True' && (await taintKeys(victim)).length === 0, 200);
     await stepUntil(clock, 'the evicted pods gone', async () => !(await pods('web')).some((p) => onVictim.includes(p.metadata?.uid)), 200);
+    // The kubelet back: it reports the DaemonSet pod Ready again (the controller had marked it not Ready).
+    await stepUntil(clock, 'the DaemonSet pod Ready again', async () => ready((await pods('agent')).find((p) => p.metadata?.uid === agentUID) ?? {}), 200);
   });
 });
