@@ -139,7 +139,7 @@ describe('writeJSONPieces', { timeout: 20_000 }, () => {
   test('waits for drain when a write reports a full buffer', async () => {
     const res = new SlowResponse();
     const src = counted(5);
-    const done = writeJSONPieces(res as unknown as ServerResponse, 200, 'application/json', src.pieces, 100);
+    const done = writeJSONPieces(res as unknown as ServerResponse, 200, 'application/json', src.pieces, 100, 100);
     await settle();
     assert.equal(src.taken(), 1, 'one chunk written, then it waits');
     assert.equal(res.statusCode, 200);
@@ -154,10 +154,27 @@ describe('writeJSONPieces', { timeout: 20_000 }, () => {
     assert.equal(res.written.join(''), 'x'.repeat(500));
   });
 
+  test('holds up to the buffer allowance unsent before it waits: one event-loop turn per 256 KiB, not per 16 KiB', async () => {
+    const res = new SlowResponse();
+    const src = counted(5);
+    const done = writeJSONPieces(res as unknown as ServerResponse, 200, 'application/json', src.pieces, 100, 300);
+    await settle();
+    assert.equal(src.taken(), 3, 'three chunks written (300 held), then it waits');
+    // The socket sends what it holds; 'drain' follows once it is empty.
+    for (let i = 0; i < 3; i++) {
+      res.flush();
+      await settle();
+    }
+    assert.equal(src.taken(), 5);
+    res.flush();
+    assert.equal(await done, true);
+    assert.equal(res.written.join(''), 'x'.repeat(500));
+  });
+
   test('stops taking pieces when the client goes away', async () => {
     const res = new SlowResponse();
     const src = counted(1000);
-    const done = writeJSONPieces(res as unknown as ServerResponse, 200, 'application/json', src.pieces, 100);
+    const done = writeJSONPieces(res as unknown as ServerResponse, 200, 'application/json', src.pieces, 100, 100);
     res.destroy();
     assert.equal(await done, false);
     assert.equal(src.taken(), 1);

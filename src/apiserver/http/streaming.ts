@@ -36,6 +36,20 @@ export class StreamedList<T = unknown> {
  */
 export const STREAM_CHUNK_CHARS = 16 * 1024;
 
+/**
+ * Bytes a response may hold unsent before the writer waits for 'drain'. The socket reports itself
+ * full at 16 KiB (its high-water mark), and every wait for 'drain' costs a turn of the event loop:
+ * on a loaded server (a turn of ~50 ms during a 10,000-pod rollout) a 300 KB list of 100 pods took
+ * 20 turns, ~3.7 s, against 56 ms for a GET. Waiting only past 256 KiB makes that one turn, while a
+ * response still holds at most this much (200 concurrent LISTs: at most 51 MB more in flight).
+ */
+export const STREAM_BUFFER_BYTES = 256 * 1024;
+
+/** Whether a writer must wait for 'drain' after a write that returned `ok`, holding at most `bufferBytes` unsent. */
+function mustWait(res: ServerResponse, ok: boolean, bufferBytes: number): boolean {
+  return !ok && res.writableLength >= bufferBytes;
+}
+
 /** A list body (an object with an `items` array) as a {@link StreamedList} of its own items. */
 export function streamedListOf(body: { items: readonly unknown[] }): StreamedList {
   return new StreamedList(body, 'items', body.items, (el) => el);
@@ -137,6 +151,7 @@ export async function writeJSONPieces(
   contentType: string,
   pieces: Iterable<string>,
   chunkChars = STREAM_CHUNK_CHARS,
+  bufferBytes = STREAM_BUFFER_BYTES,
 ): Promise<boolean> {
   let buf = '';
   let started = false;
@@ -151,7 +166,7 @@ export async function writeJSONPieces(
     }
     const ok = res.write(buf);
     buf = '';
-    if (!ok && !(await drained(res))) return false;
+    if (mustWait(res, ok, bufferBytes) && !(await drained(res))) return false;
   }
   if (!responseOpen(res)) return false;
   if (!started) {
@@ -174,6 +189,7 @@ export async function writeBinaryPieces(
   contentType: string,
   pieces: Iterable<Uint8Array>,
   chunkBytes = STREAM_CHUNK_CHARS,
+  bufferBytes = STREAM_BUFFER_BYTES,
 ): Promise<boolean> {
   let batch: Uint8Array[] = [];
   let size = 0;
@@ -195,7 +211,7 @@ export async function writeBinaryPieces(
     const ok = res.write(Buffer.concat(batch, size));
     batch = [];
     size = 0;
-    if (!ok && !(await drained(res))) return false;
+    if (mustWait(res, ok, bufferBytes) && !(await drained(res))) return false;
   }
   if (!responseOpen(res)) return false;
   if (!started) begin(size);
