@@ -53,6 +53,15 @@ import { realRand, type Rand } from '../util/random/index.js';
 import { loadOrCreateServiceAccountKey, loadOrCreateServingCerts, newEphemeralCACert } from './certs.js';
 import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files.js';
 
+/**
+ * Concurrent event writers of the scheduler: one Scheduled event per pod, each about a different pod,
+ * so nothing correlates or rate-limits them. One loop writes one event per storage commit, a few
+ * hundred a second on a busy server, and a 10,000-pod burst filled the 1,000-event queue and dropped
+ * events (client-go's broadcaster drops at 1,000 too, but its writer is not tied to a commit per
+ * event). Eight loops write eight per commit; one pod's events still share a loop, in order.
+ */
+const SCHEDULER_EVENT_WRITERS = 8;
+
 /** Options of {@link startControlPlane}. */
 export interface ControlPlaneOptions {
   backend: Backend;
@@ -310,7 +319,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     informers: schedInformers,
     clock,
     rand,
-    recorder: new EventRecorder(schedClient, { component: 'default-scheduler', clock, logger: logFor('default-scheduler') }),
+    recorder: new EventRecorder(schedClient, { component: 'default-scheduler', clock, logger: logFor('default-scheduler'), writers: SCHEDULER_EVENT_WRITERS }),
   });
 
   const kubeletClient = clientFor('kubelet');
