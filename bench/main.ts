@@ -36,7 +36,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { SqliteBackend } from '../src/storage/sqlite/index.js';
+import { rawSqliteWrites } from './raw-sqlite.js';
 import { deploymentToReady } from './deployment-ready.js';
 import { rollingUpdate } from './rolling-update.js';
 import { daemonSetCoverage } from './daemonset.js';
@@ -76,23 +76,6 @@ async function startupToNodesReady(nodes: number): Promise<number> {
   await new Promise((r) => child.on('exit', r));
   rmSync(dataDir, { recursive: true, force: true });
   return ms;
-}
-
-async function rawSqliteWrites(n: number): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'kubeplane-bench-sqlite-'));
-  const backend = new SqliteBackend({ path: join(dir, 'raw.db') });
-  const value = JSON.stringify({ kind: 'Pod', metadata: { name: 'x'.repeat(20) }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
-  const t0 = performance.now();
-  const batch = 1000;
-  for (let i = 0; i < n; i += batch) {
-    const writes: Promise<unknown>[] = [];
-    for (let j = i; j < Math.min(n, i + batch); j++) writes.push(backend.create(`/registry/pods/default/p-${j}`, value));
-    await Promise.all(writes);
-  }
-  const s = (performance.now() - t0) / 1000;
-  await backend.close();
-  rmSync(dir, { recursive: true, force: true });
-  return n / s;
 }
 
 async function main(): Promise<void> {
