@@ -58,9 +58,9 @@ import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files
  * so nothing correlates or rate-limits them. One loop writes one event per storage commit, a few
  * hundred a second on a busy server, and a 10,000-pod burst filled the 1,000-event queue and dropped
  * events (client-go's broadcaster drops at 1,000 too, but its writer is not tied to a commit per
- * event). Eight loops write eight per commit; one pod's events still share a loop, in order.
+ * event). 64 loops write up to 64 per commit (8 still dropped); one pod's events share a loop, in order.
  */
-const SCHEDULER_EVENT_WRITERS = 8;
+const SCHEDULER_EVENT_WRITERS = 64;
 
 /** Options of {@link startControlPlane}. */
 export interface ControlPlaneOptions {
