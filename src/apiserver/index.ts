@@ -25,6 +25,7 @@ import type { Backend } from '../storage/interface.js';
 import { realClock, type Clock, type Timer } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { newInProcessTransport } from './inprocess.js';
+import { groupResourceString, instrumentBackend, liveServers, type StorageGauges } from './metrics/index.js';
 import { Store, resourcePrefix, type StoreView } from './registry/generic/store.js';
 import { apiVersionOf } from './registry/generic/decode.js';
 import { getScale, patchScale, updateScale } from './registry/generic/subresources.js';
@@ -85,7 +86,7 @@ export const COMPACTION_INTERVAL_MS = 5 * 60_000;
 export const COMPACTION_MIN_RETAIN = 1000;
 
 /** The API server core. */
-export class ApiServer {
+export class ApiServer implements StorageGauges {
   /** The store of each stored group/resource. */
   private readonly stores = new Map<string, Store>();
   /** The admission plugins the served kinds impose (NamespaceLifecycle), in discovery order. */
@@ -120,13 +121,15 @@ export class ApiServer {
       if (strategy.view) this.installView(strategy, strategy.view);
       else this.install(strategy, this.feed.addCache(resourcePrefix(strategy.info), rootTypeOf(strategy), onReadOf(strategy)));
     }
+    liveServers.add(this);
   }
 
   /** Builds the store of `strategy` over `cache` and registers it with its storage extension's admission. */
   private install(strategy: ResourceStrategy, cache: WatchCache): Store {
     const store = new Store({
       strategy,
-      backend: this.opts.backend,
+      // The store's storage calls are timed and counted under its group-resource (etcd_request_*).
+      backend: instrumentBackend(this.opts.backend, groupResourceString(strategy.info), this.clock),
       cache,
       feed: this.feed,
       clock: this.clock,
@@ -424,11 +427,30 @@ export class ApiServer {
    * returned objects are the shared frozen ones.
    */
   inProcessTransport(opts: { userAgent?: string } = {}): Transport {
-    return newInProcessTransport(this, opts.userAgent);
+    return newInProcessTransport(this, opts.userAgent, this.clock);
+  }
+
+  /**
+   * `apiserver_storage_objects`: the objects of each stored resource, from its watch cache. Kinds that
+   * are not stored (reviews, bindings, component statuses, metrics) are left out: they serve no list
+   * or no create.
+   */
+  *storageObjectCounts(): Iterable<readonly [string, number]> {
+    for (const store of this.stores.values()) {
+      const { info } = store.strategy;
+      if (store.strategy.review || !info.verbs.includes('list') || !info.verbs.includes('create')) continue;
+      yield [groupResourceString(info), store.objectCount()];
+    }
+  }
+
+  /** `apiserver_storage_size_bytes`: the backend's database file, if it has one. */
+  storageSizeBytes(): number | undefined {
+    return this.closed ? undefined : this.opts.backend.sizeBytes?.();
   }
 
   /** Stops compaction and every watch. The backend stays open (its owner closes it). */
   close(): Promise<void> {
+    liveServers.delete(this);
     this.closed = true;
     this.compactionTimer?.stop();
     this.feed.stop();

@@ -6,6 +6,7 @@ import { startScheduler } from './testing/harness.js';
 import { makeNode, makePod } from './testing/fixtures.js';
 import { defaultFilterPlugins, type FilterPlugin } from './plugins/index.js';
 import { handledErrorsTotal } from '../util/runtime/index.js';
+import { scrape, valueOf } from '../util/metrics/testing/index.js';
 
 /** `kubeplane_handled_errors_total{component}` now. */
 async function handledErrors(component: string): Promise<number> {
@@ -110,5 +111,26 @@ describe('Scheduler against the real API server', () => {
     await s.client.core.pods('default').create(makePod('later'));
     await s.settle(async () => !!(await s.client.core.pods('default').get('later')).spec?.nodeName);
     await s.stop();
+  });
+
+  test('metrics: an attempt per pod and result, the SLI duration by attempts, and the pending pods', async () => {
+    const attempts = async (result: string): Promise<number> => valueOf(await scrape(), 'scheduler_schedule_attempts_total', { result, profile: 'default-scheduler' }) ?? 0;
+    const sliCount = async (): Promise<number> => valueOf(await scrape(), 'scheduler_pod_scheduling_sli_duration_seconds_count', { attempts: '1' }) ?? 0;
+    const before = { scheduled: await attempts('scheduled'), unschedulable: await attempts('unschedulable'), sli: await sliCount() };
+    const s = await setup([makeNode('n1', { cpu: '1' }), ...['a', 'b', 'c'].map((n) => makePod(n, { requests: { cpu: '100m' } })), makePod('huge', { requests: { cpu: '8' } })]);
+    const stats = (): { active: number; backoff: number; unschedulable: number } => s.scheduler.queue.stats();
+    // huge is parked, or backing off when a bind happened during its attempt.
+    await s.settle(async () => (await s.pods()).filter((p) => p.spec?.nodeName).length === 3 && stats().unschedulable + stats().backoff === 1);
+    assert.equal(await attempts('scheduled'), before.scheduled + 3);
+    assert.equal(await attempts('unschedulable'), before.unschedulable + 1);
+    assert.equal(await sliCount(), before.sli + 3, 'each bound at its first attempt');
+    const exp = await scrape();
+    assert.equal(valueOf(exp, 'scheduler_pending_pods', { queue: 'unschedulable' }), stats().unschedulable);
+    assert.equal(valueOf(exp, 'scheduler_pending_pods', { queue: 'backoff' }), stats().backoff);
+    assert.equal(valueOf(exp, 'scheduler_pending_pods', { queue: 'active' }), 0);
+    assert.equal(exp.help.get('scheduler_pod_scheduling_sli_duration_seconds'), '[BETA] E2e latency for a pod being scheduled, from the time the pod enters the scheduling queue and might involve multiple scheduling attempts.');
+    assert.equal(exp.type.get('scheduler_scheduling_attempt_duration_seconds'), 'histogram');
+    await s.stop();
+    assert.equal(valueOf(await scrape(), 'scheduler_pending_pods', { queue: 'unschedulable' }), undefined, 'a stopped scheduler is not reported');
   });
 });

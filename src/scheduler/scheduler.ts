@@ -12,6 +12,11 @@
  * with the FitError text; a failure also sets the pod's condition PodScheduled=False, reason
  * Unschedulable (or SchedulerError), as upstream's `updatePod` does.
  *
+ * Metrics (metrics.ts): every attempt counts in `scheduler_schedule_attempts_total` with its result
+ * where upstream's `handleSchedulingFailure` and `handleBindingCycle` count it — `unschedulable` when
+ * no node fits, `error` when the cycle threw or the binding cycle failed, `scheduled` once bound —
+ * timed from the pop; a bound pod also observes its attempts and the time since it entered the queue.
+ *
  * Preemption: a pod no node fits goes through the DefaultPreemption PostFilter
  * (preemption/default-preemption.ts); when it evicts victims the pod is nominated to their node
  * (`status.nominatedNodeName`, written with the condition) and parked until the victims' deletion
@@ -52,6 +57,7 @@ import { PodNominator, type NominatingInfo } from './nominator.js';
 import { DefaultPreemption } from './preemption/default-preemption.js';
 import { FitError, findNodesThatFitPod, prioritizeNodes, selectHost, type FilterResult } from './schedule-one.js';
 import { SchedulingQueue, type QueuedPodInfo } from './scheduling-queue.js';
+import { attemptsLabel, liveSchedulingQueues, podSchedulingAttempts, podSchedulingSLIDuration, ProfileMetrics } from './metrics.js';
 
 export interface SchedulerOptions {
   client: Clientset;
@@ -155,6 +161,8 @@ export class Scheduler {
   /** Where the next cycle starts filtering (upstream `nextStartNodeIndex`). */
   private nextStartNodeIndex = 0;
   private readonly binds = new Set<Promise<void>>();
+  /** The attempt metrics of the profile (its name is the scheduler's). */
+  private readonly metrics: ProfileMetrics;
 
   constructor(opts: SchedulerOptions) {
     this.client = opts.client;
@@ -162,6 +170,7 @@ export class Scheduler {
     this.clock = opts.clock;
     this.rand = opts.rand ?? realRand;
     this.schedulerName = opts.schedulerName ?? 'default-scheduler';
+    this.metrics = new ProfileMetrics(this.schedulerName);
     this.recorder = opts.recorder ?? new EventRecorder(opts.client, { component: this.schedulerName, clock: opts.clock });
     this.bindParallelism = Math.max(1, opts.bindParallelism ?? 64);
     const defaults = opts.filterPlugins && opts.scorePlugins ? undefined : newDefaultPlugins(opts.informers);
@@ -202,7 +211,13 @@ export class Scheduler {
       podInitialBackoffMs: opts.podInitialBackoffMs,
       podMaxBackoffMs: opts.podMaxBackoffMs,
     });
+    liveSchedulingQueues.add(this.queue);
     this.addAllEventHandlers();
+  }
+
+  /** Seconds since `start` (a {@link Clock.monotonic} reading). */
+  private since(start: number): number {
+    return (this.clock.monotonic() - start) / 1000;
   }
 
   /**
@@ -215,6 +230,7 @@ export class Scheduler {
       'abort',
       () => {
         this.queue.close();
+        liveSchedulingQueues.delete(this.queue);
         this.stop.abort();
       },
       { once: true },
@@ -226,10 +242,11 @@ export class Scheduler {
       const q = await this.queue.pop();
       if (!q) break;
       const cycle = this.queue.cycle;
+      const start = this.clock.monotonic();
       try {
-        await this.scheduleOne(q);
+        await this.scheduleOne(q, start);
       } catch (err) {
-        this.schedulingCycleFailed(q, cycle, err);
+        this.schedulingCycleFailed(q, cycle, err, start);
       }
       if (++cycles % CYCLES_PER_YIELD === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
@@ -370,7 +387,7 @@ export class Scheduler {
    * The scheduling cycle for one pod: PreFilter, Filter, Score, then assume and Reserve on the chosen
    * node; the binding cycle (PreBind, Binding POST) continues asynchronously.
    */
-  private async scheduleOne(q: QueuedPodInfo): Promise<void> {
+  private async scheduleOne(q: QueuedPodInfo, start: number): Promise<void> {
     const podInfo = q.podInfo;
     const cycle = this.queue.cycle;
     if (podInfo.pod.metadata?.deletionTimestamp || this.cache.isAssumed(podInfo.uid)) {
@@ -385,14 +402,14 @@ export class Scheduler {
       // Every node carries the PreFilter status, for the preemption summary (upstream SetAbsentNodesStatus).
       const statuses = new Map(allNodes.map((n) => [n.name, rejected] as const));
       const preFilterMsg = rejected.reasons.join(', ');
-      this.handleUnschedulable(q, cycle, state, statuses, new Set([rejected.plugin]), preFilterMsg);
+      this.handleUnschedulable(q, cycle, state, statuses, new Set([rejected.plugin]), start, preFilterMsg);
       return;
     }
     const { feasible, statuses } = this.findFeasibleNodes(podInfo, allNodes, state);
     if (feasible.length === 0) {
       const plugins = new Set<string>();
       for (const st of statuses.values()) plugins.add(st.plugin);
-      this.handleUnschedulable(q, cycle, state, statuses, plugins);
+      this.handleUnschedulable(q, cycle, state, statuses, plugins, start);
       return;
     }
     // One feasible node: nothing to compare (upstream skips scoring too).
@@ -411,13 +428,13 @@ export class Scheduler {
     if (this.profile.preBind.length > 0 && preBindPreFlight(this.profile.preBind, podInfo, state, host.name)) {
       // PreBind may wait long (volume binding: until the PV controller has bound the claims); it must
       // not hold one of the bind slots meanwhile.
-      const p = this.bindingCycle(q, cycle, host.name, state)
+      const p = this.bindingCycle(q, cycle, host.name, state, start)
         .catch((err: unknown) => handleError(err, { component: 'scheduler', msg: 'Binding cycle failed', pod: podKey(podInfo.pod) }))
         .finally(() => this.preBinds.delete(p));
       this.preBinds.add(p);
       return;
     }
-    await this.startBind(q, cycle, host.name, state);
+    await this.startBind(q, cycle, host.name, state, start);
   }
 
   /**
@@ -454,8 +471,10 @@ export class Scheduler {
     state: CycleState,
     statuses: Map<string, FilterStatus>,
     plugins: ReadonlySet<string>,
+    start: number,
     preFilterMsg?: string,
   ): void {
+    this.metrics.attempt('unschedulable', this.since(start));
     const podInfo = q.podInfo;
     const allNodes = this.cache.nodes();
     // Preemption reads the pod as the informer has it now (its nomination may have changed meanwhile).
@@ -476,9 +495,9 @@ export class Scheduler {
   }
 
   /** Waits for a bind slot, then binds in the background. */
-  private async startBind(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState): Promise<void> {
+  private async startBind(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState, start: number): Promise<void> {
     while (this.binds.size >= this.bindParallelism) await Promise.race(this.binds);
-    const p = this.bind(q, cycle, nodeName, state)
+    const p = this.bind(q, cycle, nodeName, state, start)
       .catch((err: unknown) => handleError(err, { component: 'scheduler', msg: 'Binding cycle failed', pod: podKey(q.podInfo.pod) }))
       .finally(() => this.binds.delete(p));
     this.binds.add(p);
@@ -489,14 +508,14 @@ export class Scheduler {
    * PreBind failure unreserves, forgets the assumption and retries the pod with backoff, with a
    * FailedScheduling event carrying the error (upstream `bindingCycle`, `handleBindingCycleError`).
    */
-  private async bindingCycle(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState): Promise<void> {
+  private async bindingCycle(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState, start: number): Promise<void> {
     try {
       await runPreBindPlugins(this.profile.preBind, q.podInfo, state, nodeName, this.stopSignal);
     } catch (err) {
-      this.bindingCycleFailed(q, cycle, nodeName, state, errorMessage(err));
+      this.bindingCycleFailed(q, cycle, nodeName, state, errorMessage(err), start);
       return;
     }
-    await this.startBind(q, cycle, nodeName, state);
+    await this.startBind(q, cycle, nodeName, state, start);
   }
 
   /**
@@ -504,7 +523,8 @@ export class Scheduler {
    * parked pods are retried, as upstream), and — unless the pod is gone or the scheduler is stopping —
    * back off and report `message`.
    */
-  private bindingCycleFailed(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState, message: string): void {
+  private bindingCycleFailed(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState, message: string, start: number): void {
+    this.metrics.attempt('error', this.since(start));
     const { pod, uid } = q.podInfo;
     runReservePluginsUnreserve(this.profile.reserve, q.podInfo, state, nodeName);
     this.cache.forgetPod(uid);
@@ -522,7 +542,8 @@ export class Scheduler {
    * FailedScheduling event and PodScheduled=False/SchedulerError, as upstream's
    * `handleSchedulingFailure` treats a framework error (schedule_one.go).
    */
-  private schedulingCycleFailed(q: QueuedPodInfo, cycle: number, err: unknown): void {
+  private schedulingCycleFailed(q: QueuedPodInfo, cycle: number, err: unknown, start: number): void {
+    this.metrics.attempt('error', this.since(start));
     const pod = q.podInfo.pod;
     handleError(err, { component: 'scheduler', msg: 'Error scheduling pod; retrying', pod: podKey(pod) });
     handleCrash(
@@ -536,7 +557,7 @@ export class Scheduler {
   }
 
   /** The Binding POST; on failure unreserve, forget the assumption and back off. */
-  private async bind(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState): Promise<void> {
+  private async bind(q: QueuedPodInfo, cycle: number, nodeName: string, state: CycleState, start: number): Promise<void> {
     const { pod, uid } = q.podInfo;
     const ns = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
@@ -548,6 +569,7 @@ export class Scheduler {
         target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
       });
     } catch (err) {
+      this.metrics.attempt('error', this.since(start));
       runReservePluginsUnreserve(this.profile.reserve, q.podInfo, state, nodeName);
       this.cache.forgetPod(uid);
       // Gone, or already bound by someone else: the informer will tell; nothing to retry.
@@ -556,6 +578,9 @@ export class Scheduler {
       this.reportFailure(q.podInfo, 'SchedulerError', `Binding rejected: ${errorMessage(err)}`);
       return;
     }
+    this.metrics.attempt('scheduled', this.since(start));
+    podSchedulingAttempts.with().observe(q.attempts);
+    podSchedulingSLIDuration.with(attemptsLabel(q.attempts)).observe((this.clock.now() - q.initialAttemptTimestamp) / 1000);
     this.recorder.event(podRef(pod), 'Normal', 'Scheduled', `Successfully assigned ${ns}/${name} to ${nodeName}`);
   }
 

@@ -119,6 +119,11 @@ export interface Backend {
   flush(): Promise<void>;
   /** Flushes and releases resources; the backend is unusable afterwards. */
   close(): Promise<void>;
+  /**
+   * The bytes the database file takes, for a backend that has one (`apiserver_storage_size_bytes`,
+   * etcd's db size); absent or undefined otherwise.
+   */
+  sizeBytes?(): number | undefined;
 }
 
 /** Why a storage call failed. */

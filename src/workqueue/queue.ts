@@ -12,8 +12,16 @@
  *   dropped, items already queued are still handed out, and then every `get()` returns `{shutdown: true}`.
  *
  * Delays run on the injected Clock; `addAfter` keeps only the earliest deadline per item.
+ *
+ * A queue with a name has upstream's `workqueue_*` metrics under that name (metrics.ts), updated where
+ * client-go's queue updates them: an add that marks an item dirty counts in `adds_total` and starts its
+ * queue time, handing it out observes `queue_duration_seconds` and starts its work time, `done`
+ * observes `work_duration_seconds`, and every `addAfter` (so every `addRateLimited`) counts a retry.
+ * Durations are read from the queue's Clock ({@link Clock.monotonic}).
  */
 import type { Clock, Timer } from '../util/clock/index.js';
+import type { CounterChild, HistogramChild } from '../util/metrics/index.js';
+import { addsTotal, liveQueues, queueDuration, retriesTotal, workDuration, type QueueGauges } from './metrics.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.js';
 
 /** What `get()` resolves to. */
@@ -24,8 +32,42 @@ export interface RateLimitingQueueOptions<T> {
   clock: Clock;
   /** Default: {@link defaultControllerRateLimiter} on `clock`. */
   rateLimiter?: RateLimiter<T>;
-  /** For diagnostics, e.g. `replicaset`. */
+  /** The `name` label of the queue's metrics, e.g. `replicaset` (upstream's queue names); none: no metrics. */
   name?: string;
+}
+
+/**
+ * client-go's `defaultQueueMetrics`: the metric children of one queue. Its `addTimes` and
+ * `processingStartTimes` are the queue's own `dirty` and `processing` maps, whose keys are always the
+ * same items (an item's add time is set when it becomes dirty and dropped when it is handed out; its
+ * start time is set when it is handed out and dropped at `done`).
+ */
+class QueueMetrics implements QueueGauges {
+  readonly adds: CounterChild;
+  readonly retries: CounterChild;
+  readonly latency: HistogramChild;
+  readonly work: HistogramChild;
+
+  constructor(
+    readonly name: string,
+    private readonly clock: Clock,
+    private readonly dirty: ReadonlyMap<unknown, number>,
+    private readonly processing: ReadonlyMap<unknown, number>,
+  ) {
+    this.adds = addsTotal.with(name);
+    this.retries = retriesTotal.with(name);
+    this.latency = queueDuration.with(name);
+    this.work = workDuration.with(name);
+  }
+
+  depth(): number {
+    return this.dirty.size;
+  }
+
+  *processingAges(): Iterable<number> {
+    const now = this.clock.monotonic();
+    for (const t of this.processing.values()) yield (now - t) / 1000;
+  }
 }
 
 /** A rate-limited, delaying, deduplicating FIFO of items (usually `namespace/name` keys). */
@@ -37,10 +79,13 @@ export class RateLimitingQueue<T = string> {
   /** Items waiting to be handed out, in order, from `head` on. Every one is in `dirty`, none in `processing`. */
   private queue: T[] = [];
   private head = 0;
-  /** Items that need processing: everything in `queue`, plus processing items added again since handed out. */
-  private readonly dirty = new Set<T>();
-  /** Items handed out by `get()` and not yet `done()`. Never in `queue`; may be in `dirty`. */
-  private readonly processing = new Set<T>();
+  /**
+   * Items that need processing: everything in `queue`, plus processing items added again since handed
+   * out; each with when it was added (for the metrics; 0 for a queue without them).
+   */
+  private readonly dirty = new Map<T, number>();
+  /** Items handed out by `get()` and not yet `done()`, with when (as {@link dirty}). Never in `queue`; may be in `dirty`. */
+  private readonly processing = new Map<T, number>();
   /** Pending `get()` calls; non-empty only while `queue` is empty. */
   private readonly getters: ((r: GetResult<T>) => void)[] = [];
   private shutting = false;
@@ -49,17 +94,28 @@ export class RateLimitingQueue<T = string> {
   private readonly waiting = new WaitingHeap<T>();
   private timer: Timer | undefined;
   private timerAt = 0;
+  /** Undefined for a queue without a name, as upstream's `noMetrics`. */
+  private readonly metrics: QueueMetrics | undefined;
 
   constructor(opts: RateLimitingQueueOptions<T>) {
     this.clock = opts.clock;
     this.rateLimiter = opts.rateLimiter ?? defaultControllerRateLimiter<T>(opts.clock);
     this.name = opts.name ?? '';
+    if (this.name !== '') {
+      this.metrics = new QueueMetrics(this.name, opts.clock, this.dirty, this.processing);
+      liveQueues.add(this.metrics);
+    }
   }
 
   /** Marks `item` for processing. No-op if it already waits, or after shutdown. */
   add(item: T): void {
     if (this.shutting || this.dirty.has(item)) return;
-    this.dirty.add(item);
+    let now = 0;
+    if (this.metrics) {
+      this.metrics.adds.inc();
+      now = this.clock.monotonic();
+    }
+    this.dirty.set(item, now);
     // Being processed: done() queues it again.
     if (this.processing.has(item)) return;
     this.queue.push(item);
@@ -72,6 +128,7 @@ export class RateLimitingQueue<T = string> {
    */
   addAfter(item: T, delayMs: number): void {
     if (this.shutting) return;
+    this.metrics?.retries.inc();
     if (delayMs <= 0) {
       this.add(item);
       return;
@@ -107,6 +164,8 @@ export class RateLimitingQueue<T = string> {
 
   /** Ends the processing of `item`; if it was added meanwhile, it is queued again. */
   done(item: T): void {
+    const started = this.processing.get(item);
+    if (this.metrics && started !== undefined) this.metrics.work.observe((this.clock.monotonic() - started) / 1000);
     this.processing.delete(item);
     if (this.dirty.has(item)) {
       this.queue.push(item);
@@ -122,6 +181,7 @@ export class RateLimitingQueue<T = string> {
   /** Stops accepting items and wakes every waiting `get()` with `{shutdown: true}`. */
   shutDown(): void {
     this.shutting = true;
+    if (this.metrics) liveQueues.delete(this.metrics);
     this.timer?.stop();
     this.timer = undefined;
     this.waiting.clear();
@@ -141,7 +201,12 @@ export class RateLimitingQueue<T = string> {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
-    this.processing.add(item);
+    let now = 0;
+    if (this.metrics) {
+      now = this.clock.monotonic();
+      this.metrics.latency.observe((now - (this.dirty.get(item) as number)) / 1000);
+    }
+    this.processing.set(item, now);
     this.dirty.delete(item);
     return item;
   }

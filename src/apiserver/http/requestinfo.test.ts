@@ -38,7 +38,47 @@ describe('requestInfoOf', () => {
     test(`${method} ${url} → ${verb}${subresource ? `/${subresource}` : ''}`, () => {
       const [path, search = ''] = url.split('?') as [string, string?];
       const info = requestInfoOf(method, path, Object.fromEntries(new URLSearchParams(search)));
-      assert.deepEqual(info, { isResourceRequest, verb, subresource, path });
+      assert.deepEqual({ isResourceRequest: info.isResourceRequest, verb: info.verb, subresource: info.subresource, path: info.path }, { isResourceRequest, verb, subresource, path });
+    });
+  }
+
+  // [method, url, verb, group, version, namespace, resource, subresource, name] — upstream's
+  // TestGetAPIRequestInfo success cases (requestinfo_test.go, v1.33).
+  const fields: [string, string, string, string, string, string, string, string, string][] = [
+    ['GET', '/api/v1/namespaces', 'list', '', 'v1', '', 'namespaces', '', ''],
+    ['GET', '/api/v1/namespaces/other', 'get', '', 'v1', 'other', 'namespaces', '', 'other'],
+    ['GET', '/api/v1/namespaces/other/pods', 'list', '', 'v1', 'other', 'pods', '', ''],
+    ['GET', '/api/v1/namespaces/other/pods/foo', 'get', '', 'v1', 'other', 'pods', '', 'foo'],
+    ['HEAD', '/api/v1/namespaces/other/pods/foo', 'get', '', 'v1', 'other', 'pods', '', 'foo'],
+    ['GET', '/api/v1/pods', 'list', '', 'v1', '', 'pods', '', ''],
+    ['HEAD', '/api/v1/pods', 'list', '', 'v1', '', 'pods', '', ''],
+    ['GET', '/api/v1/proxy/namespaces/other/pods/foo', 'proxy', '', 'v1', 'other', 'pods', '', 'foo'],
+    ['GET', '/api/v1/proxy/namespaces/other/pods/foo/subpath/not/a/subresource', 'proxy', '', 'v1', 'other', 'pods', '', 'foo'],
+    ['GET', '/api/v1/watch/pods', 'watch', '', 'v1', '', 'pods', '', ''],
+    ['GET', '/api/v1/pods?watch=true', 'watch', '', 'v1', '', 'pods', '', ''],
+    ['GET', '/api/v1/pods?watch=false', 'list', '', 'v1', '', 'pods', '', ''],
+    ['GET', '/api/v1/watch/namespaces/other/pods', 'watch', '', 'v1', 'other', 'pods', '', ''],
+    ['GET', '/api/v1/namespaces/other/pods?watch=1', 'watch', '', 'v1', 'other', 'pods', '', ''],
+    ['GET', '/api/v1/namespaces/other/pods?watch=0', 'list', '', 'v1', 'other', 'pods', '', ''],
+    ['GET', '/api/v1/namespaces/other/pods/foo/status', 'get', '', 'v1', 'other', 'pods', 'status', 'foo'],
+    ['GET', '/api/v1/namespaces/other/pods/foo/proxy/subpath', 'get', '', 'v1', 'other', 'pods', 'proxy', 'foo'],
+    ['PUT', '/api/v1/namespaces/other/finalize', 'update', '', 'v1', 'other', 'namespaces', 'finalize', 'other'],
+    ['PUT', '/api/v1/namespaces/other/status', 'update', '', 'v1', 'other', 'namespaces', 'status', 'other'],
+    ['PATCH', '/api/v1/namespaces/other/pods/foo', 'patch', '', 'v1', 'other', 'pods', '', 'foo'],
+    ['DELETE', '/api/v1/namespaces/other/pods/foo', 'delete', '', 'v1', 'other', 'pods', '', 'foo'],
+    ['POST', '/api/v1/namespaces/other/pods', 'create', '', 'v1', 'other', 'pods', '', ''],
+    ['DELETE', '/api/v1/nodes', 'deletecollection', '', 'v1', '', 'nodes', '', ''],
+    ['DELETE', '/api/v1/namespaces', 'deletecollection', '', 'v1', '', 'namespaces', '', ''],
+    ['DELETE', '/api/v1/namespaces/other/pods', 'deletecollection', '', 'v1', 'other', 'pods', '', ''],
+    ['DELETE', '/apis/extensions/v1/namespaces/other/pods', 'deletecollection', 'extensions', 'v1', 'other', 'pods', '', ''],
+    ['POST', '/apis/extensions/v1/namespaces/other/pods', 'create', 'extensions', 'v1', 'other', 'pods', '', ''],
+    ['POST', '/apis/extensions/v1beta3/namespaces/other/pods', 'create', 'extensions', 'v1beta3', 'other', 'pods', '', ''],
+  ];
+  for (const [method, url, verb, apiGroup, apiVersion, namespace, resource, subresource, name] of fields) {
+    test(`${method} ${url}: group ${apiGroup || '""'}, version ${apiVersion}, namespace ${namespace || '""'}, resource ${resource}, name ${name || '""'}`, () => {
+      const [path, search = ''] = url.split('?') as [string, string?];
+      const info = requestInfoOf(method, path, Object.fromEntries(new URLSearchParams(search)));
+      assert.deepEqual(info, { isResourceRequest: true, verb, subresource, path, apiGroup, apiVersion, resource, namespace, name });
     });
   }
 });

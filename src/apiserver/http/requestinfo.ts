@@ -1,12 +1,15 @@
 /**
  * What a request is, from its method and URL alone — before routing, authentication or the resource
- * index — for the filters that wrap every request: max-in-flight and the request timeout. Follows
- * upstream's RequestInfoFactory (k8s.io/apiserver/pkg/endpoints/request/requestinfo.go) with API
- * prefixes `api` (groupless) and `apis`, special path verbs `proxy` and `watch`, and the namespace
- * subresources `status` and `finalize`; only the fields those filters read are kept.
+ * index — for the filters that wrap every request (max-in-flight, the request timeout) and for the
+ * request metrics (apiserver/metrics). Follows upstream's RequestInfoFactory
+ * (k8s.io/apiserver/pkg/endpoints/request/requestinfo.go) with API prefixes `api` (groupless) and
+ * `apis`, special path verbs `proxy` and `watch`, and the namespace subresources `status` and
+ * `finalize`; only the fields those read are kept.
  *
- * One deliberate difference: a named GET with `?watch=true` (`…/pods/web?watch=true`) is a `watch`
- * here, because router.ts serves it as one (upstream's RequestInfo calls it a `get`).
+ * Two deliberate differences: a named GET with `?watch=true` (`…/pods/web?watch=true`) is a `watch`
+ * here, because router.ts serves it as one (upstream's RequestInfo calls it a `get`); and a list or
+ * watch with `fieldSelector=metadata.name=x` does not get `name: x` (upstream's does, which only makes
+ * the `scope` label of such a request rejected with 429 `resource` instead of the collection's scope).
  */
 import { parseBool } from './body.js';
 
@@ -23,6 +26,14 @@ export interface RequestInfo {
   subresource: string;
   /** The URL path. */
   path: string;
+  /** For resource requests: the API group (`''` for core), the version, and the resource plural (`''` when the URL has none). */
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  /** The namespace of `namespaces/<ns>/…` URLs (also of `namespaces/<ns>` itself, whose name it is), or ''. */
+  namespace: string;
+  /** The object's name from the URL, or ''. */
+  name: string;
 }
 
 const specialVerbs = new Set(['proxy', 'watch']);
@@ -41,12 +52,14 @@ function splitPath(path: string): string[] {
  * known so far, and the router answers it.
  */
 export function requestInfoOf(method: string, path: string, query: Record<string, string>): RequestInfo {
-  const info: RequestInfo = { isResourceRequest: false, verb: method.toLowerCase(), subresource: '', path };
+  const info: RequestInfo = { isResourceRequest: false, verb: method.toLowerCase(), subresource: '', path, apiGroup: '', apiVersion: '', resource: '', namespace: '', name: '' };
   let parts = splitPath(path);
   if (parts.length < 3 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   // After the prefix: `<group>/<version>/…` needs three more parts, `<version>/…` (groupless) two.
   const grouped = parts[0] === 'apis';
   if (grouped && parts.length < 4) return info;
+  info.apiGroup = grouped ? (parts[1] as string) : '';
+  info.apiVersion = parts[grouped ? 2 : 1] as string;
   parts = parts.slice(grouped ? 3 : 2);
   info.isResourceRequest = true;
   info.verb = methodVerbs[method] ?? '';
@@ -57,10 +70,15 @@ export function requestInfoOf(method: string, path: string, query: Record<string
     info.verb = parts[0] as string;
     parts = parts.slice(1);
   }
-  if (parts[0] === 'namespaces' && parts.length > 2 && !namespaceSubresources.has(parts[2] as string)) parts = parts.slice(2);
+  if (parts[0] === 'namespaces' && parts.length > 1) {
+    info.namespace = parts[1] as string;
+    if (parts.length > 2 && !namespaceSubresources.has(parts[2] as string)) parts = parts.slice(2);
+  }
 
   const named = parts.length >= 2;
   if (parts.length >= 3 && info.verb !== 'proxy') info.subresource = parts[2] as string;
+  if (named) info.name = parts[1] as string;
+  info.resource = parts[0] as string;
   if (info.verb === 'get' && info.subresource === '' && parseBool(query['watch'])) info.verb = 'watch';
   else if (info.verb === 'get' && !named) info.verb = 'list';
   if (info.verb === 'delete' && !named) info.verb = 'deletecollection';

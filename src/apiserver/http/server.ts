@@ -6,6 +6,12 @@
  * /readyz (and their sub-paths). Everything else needs `Authorization: Bearer <token>` when a token is
  * configured — that token, or a service-account token the server issued (the TokenRequest API) —
  * else 401 `Unauthorized` (kubectl: `error: You must be logged in to the server (Unauthorized)`).
+ *
+ * Requests are counted in `apiserver_request_total` and `apiserver_request_duration_seconds` where
+ * upstream counts them (see apiserver/metrics/requests.ts): a resource request once routed, with the
+ * labels of upstream's `InstrumentRouteFunc` and the code it was answered with; a request max-in-flight
+ * turns away, as `RecordDroppedRequest`; the health roots and aggregated discovery, as their
+ * `InstrumentHandlerFunc` wrappers.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -25,10 +31,13 @@ import {
 import { newMethodNotAllowed, writeError, writeJson, writeRaw } from './errors.js';
 import { aggregatedDiscoveryVersion, parseAccept } from './negotiation.js';
 import { serveMetrics } from './metrics.js';
+import { APISERVER_COMPONENT, canonicalVerb, cleanDryRun, cleanScope, cleanVerb, inFlightLimits, requestMetrics, type RequestMetrics } from '../metrics/index.js';
+import { collectProcessMetrics } from '../../util/metrics/index.js';
+import type { Clock } from '../../util/clock/index.js';
 import { OpenApiCache, type OpenApiV2Document } from './openapi.js';
 import { resourceIndexOf, type ResourceIndex } from './resource-index.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, MaxInFlightLimit, newTooManyRequestsInFlight } from './maxinflight.js';
-import { isLongRunning, isMutating, requestInfoOf } from './requestinfo.js';
+import { isLongRunning, isMutating, requestInfoOf, type RequestInfo } from './requestinfo.js';
 import { resolveResource, serveResource, type ResourceContext } from './router.js';
 import { maxConnectionsOf, nodeServerOptions, type ServingOptions } from './serving.js';
 import { rejectUpgrade } from './upgrade.js';
@@ -93,6 +102,44 @@ function serverAddress(req: IncomingMessage): string {
   return `${local}:${req.socket.localPort ?? 0}`;
 }
 
+/** The health roots upstream's healthz handlers count requests at (`InstallPathHandler` wraps `path` only). */
+const healthRoots = new Set(['/healthz', '/livez', '/readyz']);
+
+/** What the request metrics need of one request besides its RequestInfo. */
+interface MeteredRequest {
+  method: string;
+  query: Record<string, string>;
+  rawQuery: string;
+  contentType: string | undefined;
+  /** When the request arrived ({@link Clock.monotonic}). */
+  start: number;
+}
+
+/**
+ * The metrics of a request, labelled as upstream's `MonitorRequest` labels it: `verb` from the method
+ * (`cleanVerb(CanonicalVerb(method, scope), suggestedVerb, …)`), `dry_run` from the query. A resource
+ * request takes its group, version, resource, subresource and scope from its RequestInfo (for every
+ * route served, `CleanScope` of it is the scope upstream's installer gives the route); a non-resource
+ * one takes `subresource` and `component` from its handler.
+ */
+function metricsOf(info: RequestInfo, r: MeteredRequest, nonResource?: { subresource: string; component: string }): RequestMetrics {
+  const method = r.method.toUpperCase();
+  const verbRequest = { method, watch: r.query['watch'], contentType: r.contentType };
+  if (nonResource) {
+    return requestMetrics(cleanVerb(canonicalVerb(method, ''), 'GET', verbRequest, info), cleanDryRun(r.rawQuery), '', '', '', nonResource.subresource, '', nonResource.component);
+  }
+  const scope = cleanScope(info);
+  // The deprecated `/watch/` paths are routes of their own (WATCH, WATCHLIST), which name the verb.
+  const suggested = info.verb === 'watch' && method === 'GET' ? 'WATCH' : '';
+  const verb = cleanVerb(canonicalVerb(method, scope), suggested, verbRequest, info);
+  return requestMetrics(verb, cleanDryRun(r.rawQuery), info.apiGroup, info.apiVersion, info.resource, info.subresource, scope, APISERVER_COMPONENT);
+}
+
+/** Counts `metrics` once, when the response ends, with its status code and the time since the request arrived. */
+function observeWhenDone(res: ServerResponse, metrics: RequestMetrics, start: number, clock: Clock): void {
+  res.once('close', () => metrics.observe(res.statusCode, (clock.monotonic() - start) / 1000));
+}
+
 /** The request handler, with the in-flight budgets it enforces. */
 export interface HttpHandler {
   (req: IncomingMessage, res: ServerResponse): void;
@@ -128,15 +175,30 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     maxWatchBacklogBytes: opts.maxWatchBacklogBytes ?? 64 * 1024 * 1024,
     serialize: opts.serializeObject ?? JSON.stringify,
   };
-  const inFlight = new MaxInFlightLimit({
-    readOnly: opts.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
-    mutating: opts.maxMutatingRequestsInFlight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
-  });
+  const inFlight = new MaxInFlightLimit(
+    {
+      readOnly: opts.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
+      mutating: opts.maxMutatingRequestsInFlight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+    },
+    opts.clock,
+  );
+  inFlightLimits.add(inFlight);
+  collectProcessMetrics();
   const maxTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const clock = opts.clock;
 
-  const route = async (req: IncomingMessage, res: ServerResponse, method: string, path: string, query: Record<string, string>, user: UserInfo | undefined): Promise<void> => {
+  const route = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    user: UserInfo | undefined,
+    info: RequestInfo,
+    metered: MeteredRequest,
+  ): Promise<void> => {
+    const { method, query } = metered;
     if (isPublicPath(path)) {
       if (method !== 'GET' && method !== 'HEAD') throw newMethodNotAllowed();
+      if (healthRoots.has(path)) observeWhenDone(res, metricsOf(info, metered, { subresource: path, component: '' }), metered.start, clock);
       if (path === '/version' || path === '/version/') writeJson(res, 200, VERSION_INFO);
       else serveHealth(res, path.split('/')[1] as string, query);
       return;
@@ -149,17 +211,19 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     const segments = pathSegments(path);
     const index = resourceIndexOf(core);
     const [root, group, version] = segments;
-    if (root === 'api' && segments.length > 2) {
-      await serveResource(ctx, req, res, resolveResource(index, method, '', group as string, segments.slice(2), query), query, user);
-      return;
-    }
-    if (root === 'apis' && segments.length > 3) {
-      await serveResource(ctx, req, res, resolveResource(index, method, group as string, version as string, segments.slice(3), query), query, user);
+    if ((root === 'api' && segments.length > 2) || (root === 'apis' && segments.length > 3)) {
+      const target = root === 'api' ? resolveResource(index, method, '', group as string, segments.slice(2), query) : resolveResource(index, method, group as string, version as string, segments.slice(3), query);
+      // Routed: counted from here on, whatever the answer (a path that routes nowhere is not).
+      observeWhenDone(res, metricsOf(info, metered), metered.start, clock);
+      await serveResource(ctx, req, res, target, query, user);
       return;
     }
     if (method !== 'GET') {
       if (isKnownNonResourcePath(index, segments)) throw newMethodNotAllowed();
       throw newNotFoundPath();
+    }
+    if ((root === 'api' || root === 'apis') && segments.length === 1 && aggregatedDiscoveryVersion(req.headers.accept)) {
+      observeWhenDone(res, metricsOf(info, metered, { subresource: `/${root}`, component: APISERVER_COMPONENT }), metered.start, clock);
     }
     if (root === 'api' || root === 'apis') serveDiscovery(req, res, index, segments);
     else if (root === 'openapi') await serveOpenApi(req, res, openapi, index, segments, query);
@@ -167,12 +231,15 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const start = clock.monotonic();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const query = queryOf(q < 0 ? '' : url.slice(q + 1));
+    const rawQuery = q < 0 ? '' : url.slice(q + 1);
+    const query = queryOf(rawQuery);
     const method = req.method ?? 'GET';
     const info = requestInfoOf(method, path, query);
+    const metered: MeteredRequest = { method, query, rawQuery, contentType: req.headers['content-type'], start };
     const longRunning = isLongRunning(info);
     if (!longRunning) armRequestTimeout(req, res, opts.clock, requestTimeoutMs(query, maxTimeoutMs), opts.logger);
     let user: UserInfo | undefined;
@@ -182,10 +249,14 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     }
     if (!longRunning) {
       const release = inFlight.tryAcquire(isMutating(info));
-      if (!release) throw newTooManyRequestsInFlight();
+      if (!release) {
+        // RecordDroppedRequest: counted, with no duration; a non-resource URL has no group or resource.
+        metricsOf(info, metered, info.isResourceRequest ? undefined : { subresource: info.subresource, component: APISERVER_COMPONENT }).count(429);
+        throw newTooManyRequestsInFlight();
+      }
       res.once('close', release);
     }
-    await route(req, res, method, path, query, user);
+    await route(req, res, path, user, info, metered);
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -363,6 +434,7 @@ export function startHttpServer(core: ApiServerCore, opts: HttpServerOptions): P
         inFlight: handler.inFlight,
         close: () =>
           new Promise<void>((done, fail) => {
+            inFlightLimits.delete(handler.inFlight);
             server.close((err) => (err ? fail(err) : done()));
             server.closeAllConnections();
           }),

@@ -227,6 +227,15 @@ export class SqliteBackend implements Backend {
   }
 
   /** Commits the open batch, stops every watch and closes the database (even if that commit failed). */
+  /**
+   * The pages the database file holds (`page_count × page_size`: what the file takes, free pages
+   * included, as etcd's db size counts them); undefined once closed.
+   */
+  sizeBytes(): number | undefined {
+    if (this.closed) return undefined;
+    return (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
+  }
+
   close(): Promise<void> {
     return settle(() => {
       if (this.closed) return;

@@ -94,6 +94,10 @@ export class TransformingBackend implements Backend {
     return this.inner.close();
   }
 
+  sizeBytes(): number | undefined {
+    return this.inner.sizeBytes?.();
+  }
+
   /**
    * Stores `value` transformed through `store`, and answers with the plain value at the new revision.
    * One promise step after the wrapped write (see {@link watch} for why that matters).

@@ -23,6 +23,13 @@ export interface Clock {
   now(): number;
   /** Milliseconds elapsed since `t` (an instant from {@link Clock.now}). */
   since(t: number): number;
+  /**
+   * A reading in milliseconds with sub-millisecond precision, for measuring short durations (metrics):
+   * only the difference of two readings means anything. The real clock reads the monotonic
+   * `performance.now()`; a {@link FakeClock} returns {@link Clock.now}, so durations measured under
+   * test are exact.
+   */
+  monotonic(): number;
   /** Calls `fn` once, `delayMs` milliseconds from now (0 or negative: on the next turn of the loop). */
   setTimer(delayMs: number, fn: () => void): Timer;
   /** Resolves after `delayMs` milliseconds of this clock's time. */
@@ -40,6 +47,10 @@ export class RealClock implements Clock {
 
   since(t: number): number {
     return Date.now() - t;
+  }
+
+  monotonic(): number {
+    return performance.now();
   }
 
   setTimer(delayMs: number, fn: () => void): Timer {
@@ -106,6 +117,10 @@ export class FakeClock implements Clock {
 
   since(t: number): number {
     return this.current - t;
+  }
+
+  monotonic(): number {
+    return this.current;
   }
 
   setTimer(delayMs: number, fn: () => void): Timer {

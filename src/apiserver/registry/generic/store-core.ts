@@ -171,6 +171,11 @@ export abstract class StoreCore {
     return this.writesStarted;
   }
 
+  /** The stored objects of this resource, as the watch cache holds them (`apiserver_storage_objects`). */
+  objectCount(): number {
+    return this.opts.cache.count();
+  }
+
   constructor(protected readonly opts: StoreOptions) {
     this.strategy = opts.strategy;
     const { info } = opts.strategy;
