@@ -280,16 +280,10 @@ export class SqliteBackend implements Backend {
    * revision, i.e. someone else wrote to the database.
    */
   private append(batch: Batch, event: WatchEvent, prevRevision: number): Promise<KeyValue> {
-    const { kv, prevKv, type } = event;
-    const result = this.stmts.insert.run(
-      kv.key,
-      type === 'create' ? 1 : 0,
-      type === 'delete' ? 1 : 0,
-      kv.createRevision,
-      prevRevision,
-      kv.value,
-      prevKv ? prevKv.value : null,
-    );
+    const { kv, type } = event;
+    // The previous value is not stored (see ./schema.ts): the event published at the commit carries
+    // `prevKv` from memory, and a replay reads it from the predecessor row.
+    const result = this.stmts.insert.run(kv.key, type === 'create' ? 1 : 0, type === 'delete' ? 1 : 0, kv.createRevision, prevRevision, kv.value);
     if (Number(result.lastInsertRowid) !== kv.modRevision) {
       const err = new StorageError('Internal', kv.key, `revision gap: expected row id ${kv.modRevision}, got ${result.lastInsertRowid}`);
       this.abortBatch(batch, err);
