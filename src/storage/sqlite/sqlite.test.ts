@@ -30,6 +30,15 @@ function autoVacuumOf(path: string): unknown {
   }
 }
 
+/** The events a watch of `prefix` from `from` replays (history only: it stops before any write). */
+async function replay(backend: SqliteBackend, prefix: string, from: number): Promise<WatchEvent[]> {
+  const events: WatchEvent[] = [];
+  const handle = backend.watch(prefix, from, (batch) => events.push(...batch));
+  await flushAsync();
+  handle.stop();
+  return events;
+}
+
 describe('SqliteBackend', () => {
   test('state, revision and compacted revision survive close and reopen', async () => {
     const path = tempPath();
@@ -129,21 +138,14 @@ describe('SqliteBackend', () => {
     }
     await flushAsync();
     assert.equal(live.length, b.currentRevision());
-    const replay = async (backend: SqliteBackend, from: number): Promise<WatchEvent[]> => {
-      const events: WatchEvent[] = [];
-      const handle = backend.watch('/k/', from, (batch) => events.push(...batch));
-      await flushAsync();
-      handle.stop();
-      return events;
-    };
     for (let revision = 0; revision <= b.currentRevision(); revision += 1 + next(9)) {
       await b.compact(revision);
-      assert.deepEqual(await replay(b, revision), live.filter((e) => e.kv.modRevision > revision), `replay from ${revision}`);
+      assert.deepEqual(await replay(b, '/k/', revision), live.filter((e) => e.kv.modRevision > revision), `replay from ${revision}`);
     }
     const compacted = b.compactedRevision();
     await b.close();
     const reopened = new SqliteBackend({ path });
-    assert.deepEqual(await replay(reopened, compacted), live.filter((e) => e.kv.modRevision > compacted), 'replay after a reopen');
+    assert.deepEqual(await replay(reopened, '/k/', compacted), live.filter((e) => e.kv.modRevision > compacted), 'replay after a reopen');
     await reopened.close();
   });
 
@@ -176,26 +178,19 @@ describe('SqliteBackend', () => {
       { type: 'update', kv: kv('/a/x', 'x4', 1, 7), prevKv: kv('/a/x', 'x3', 1, 5) },
       { type: 'delete', kv: kv('/a/x', 'x4', 1, 8), prevKv: kv('/a/x', 'x4', 1, 7) },
     ];
-    const replay = async (backend: SqliteBackend, from: number): Promise<WatchEvent[]> => {
-      const events: WatchEvent[] = [];
-      const handle = backend.watch('/a/', from, (batch) => events.push(...batch));
-      await flushAsync();
-      handle.stop();
-      return events;
-    };
 
     const b = new SqliteBackend({ path });
     assert.deepEqual([b.currentRevision(), b.compactedRevision()], [6, 3]);
-    assert.deepEqual(await replay(b, 3), history.slice(0, 3), 'the old rows replay as they did');
+    assert.deepEqual(await replay(b, '/a/', 3), history.slice(0, 3), 'the old rows replay as they did');
     await b.update('/a/x', 'x4', 5); // 7: a new row, after an old one
     await b.delete('/a/x', 7); // 8
-    assert.deepEqual(await replay(b, 3), history, 'old and new rows replay alike');
+    assert.deepEqual(await replay(b, '/a/', 3), history, 'old and new rows replay alike');
     await b.compact(5);
-    assert.deepEqual(await replay(b, 5), history.slice(2), 'row 5 (old format) is kept for the prevKv of row 7');
+    assert.deepEqual(await replay(b, '/a/', 5), history.slice(2), 'row 5 (old format) is kept for the prevKv of row 7');
     await b.close();
 
     const reopened = new SqliteBackend({ path });
-    assert.deepEqual(await replay(reopened, 5), history.slice(2));
+    assert.deepEqual(await replay(reopened, '/a/', 5), history.slice(2));
     assert.deepEqual(await reopened.list('/a/'), { kvs: [kv('/a/y', 'y2', 6, 6)], revision: 8, more: false, remaining: 0 });
     await reopened.close();
     const check = new Database(path, { readonly: true });
