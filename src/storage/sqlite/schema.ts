@@ -115,10 +115,10 @@ export interface Statements {
 }
 
 /**
- * The WAL file is truncated back to this size (bytes) whenever a checkpoint resets it (SQLite's
- * `journal_size_limit`): twice what the default auto-checkpoint (1000 pages of 4 KiB) lets it reach, so
- * the steady-state WAL is reused in place, while the one a large batch or a compaction blew up does
- * not keep its size on disk.
+ * The WAL file is truncated back to this size (bytes) whenever it is reused from its start (SQLite's
+ * `journal_size_limit`): twice what SQLite's default auto-checkpoint (1000 pages of 4 KiB) let it
+ * reach, so the steady-state WAL is reused in place, while the one a large batch or a compaction blew
+ * up does not keep its size on disk. ./checkpointer.ts restarts a WAL that grows past twice this.
  */
 export const JOURNAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 
@@ -148,7 +148,7 @@ const AUTO_VACUUM_INCREMENTAL = 2;
  * {@link makePrivate}).
  */
 export function openDatabase(path: string): { db: Database.Database; stmts: Statements } {
-  const onDisk = path !== '' && !path.startsWith(':');
+  const onDisk = isFile(path);
   if (onDisk) makePrivate(path);
   const db = new Database(path);
   ensureIncrementalAutoVacuum(db);
@@ -181,6 +181,11 @@ export function openDatabase(path: string): { db: Database.Database; stmts: Stat
     deleteTombstones: db.prepare('DELETE FROM kine WHERE id > ? AND id <= ? AND deleted = 1'),
   };
   return { db, stmts };
+}
+
+/** Whether `path` names a database file (not ':memory:' or a temporary database): one with a WAL. */
+export function isFile(path: string): boolean {
+  return path !== '' && !path.startsWith(':');
 }
 
 /**
