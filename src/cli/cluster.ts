@@ -451,7 +451,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const dataDir = resolve(opts.dataDir ?? '.kubeplane');
   ensurePrivateDir(dataDir);
   const datastore = opts.datastore ?? 'sqlite';
-  const stored: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db') }) : newBackend({ type: 'memory' });
+  const stored: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db'), clock }) : newBackend({ type: 'memory' });
   const backend = encryption ? new TransformingBackend(stored, encryption.transformerForKey) : stored;
   if (encryption) log.info({ resources: encryption.resources }, 'encryption at rest enabled');
 

@@ -3,6 +3,7 @@
  * composition root (src/cli) picks one.
  */
 
+import type { Clock } from '../util/clock/index.js';
 import type { Backend } from './interface.js';
 import { MemoryBackend } from './memory/index.js';
 import { SqliteBackend } from './sqlite/index.js';
@@ -12,8 +13,11 @@ export { MemoryBackend } from './memory/index.js';
 export { SqliteBackend } from './sqlite/index.js';
 export type { SqliteBackendOptions, SqliteStats } from './sqlite/index.js';
 
-/** Which backend {@link newBackend} builds: in-memory, or SQLite at `path` (':memory:' allowed). */
-export type BackendOptions = { type: 'memory' } | { type: 'sqlite'; path: string };
+/**
+ * Which backend {@link newBackend} builds: in-memory, or SQLite at `path` (':memory:' allowed), whose
+ * WAL checkpoints run on `clock` (default the real one).
+ */
+export type BackendOptions = { type: 'memory' } | { type: 'sqlite'; path: string; clock?: Clock };
 
 /** Opens a backend; for SQLite, throws what better-sqlite3 throws when the file cannot be opened. */
 export function newBackend(opts: BackendOptions): Backend {
@@ -21,6 +25,6 @@ export function newBackend(opts: BackendOptions): Backend {
     case 'memory':
       return new MemoryBackend();
     case 'sqlite':
-      return new SqliteBackend({ path: opts.path });
+      return new SqliteBackend({ path: opts.path, clock: opts.clock });
   }
 }

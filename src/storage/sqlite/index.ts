@@ -25,6 +25,10 @@
  * `sqlite_sequence` (which remembers the last id even if compaction deleted its row), and the
  * compacted revision from `kine_meta`.
  *
+ * **Checkpoints.** On a database file, SQLite's automatic WAL checkpoint (which would run inside a
+ * COMMIT) is off: a worker thread copies the WAL into the file beside the event loop, and the writer
+ * restarts an overgrown WAL between batches (./checkpointer.ts). The timers run on the `clock` option.
+ *
  * **Watch hand-over.** `watch()` reads the committed history (`id > fromRevision AND id <=
  * currentRevision()`) and registers the watcher with that upper bound in one synchronous step. No
  * commit can run in between (JavaScript is single-threaded and the read is synchronous), and every
@@ -46,14 +50,19 @@ import {
 import { countPrefix, keyAfter, listStart, page, prefixEnd } from '../internal/keys.js';
 import { SortedMap } from '../internal/sorted-map.js';
 import { WatchHub } from '../internal/watch-hub.js';
-import { MAX_KEY, openDatabase, reclaimSpace, rowToEvent, rowToKeyValue } from './schema.js';
+import { isFile, MAX_KEY, openDatabase, reclaimSpace, rowToEvent, rowToKeyValue } from './schema.js';
 import type { Statements } from './schema.js';
+import { Checkpointer } from './checkpointer.js';
+import { realClock } from '../../util/clock/index.js';
+import type { Clock } from '../../util/clock/index.js';
 import type Database from 'better-sqlite3';
 
 /** Options of {@link SqliteBackend}. */
 export interface SqliteBackendOptions {
   /** Database file (created if missing), or ':memory:'. */
   path: string;
+  /** Schedules the WAL checkpoints of a database file (./checkpointer.ts); default the real clock. */
+  clock?: Clock;
 }
 
 /** Counters for benchmarks: committed transactions and the writes they carried. */
@@ -98,10 +107,15 @@ export class SqliteBackend implements Backend {
   private readonly hub = new WatchHub();
   private readonly counters: SqliteStats = { commits: 0, writes: 0 };
   private closed = false;
+  /** The shutdown started by the first {@link close}. */
+  private closing: Promise<void> | undefined;
+  /** WAL checkpoints of a database file (none for ':memory:'). */
+  private readonly checkpointer: Checkpointer | undefined;
 
   /** Opens or creates the database; throws what better-sqlite3 throws if the file cannot be opened. */
   constructor(opts: SqliteBackendOptions) {
     ({ db: this.db, stmts: this.stmts } = openDatabase(opts.path));
+    if (isFile(opts.path)) this.checkpointer = new Checkpointer(opts.path, this.db, opts.clock ?? realClock);
     this.revision = this.stmts.lastRevision.get() ?? 0;
     this.compacted = this.stmts.compactedRevision.get() ?? 0;
     for (const row of this.stmts.heads.iterate()) {
@@ -200,7 +214,7 @@ export class SqliteBackend implements Backend {
    * below the compacted one is a no-op; above the current one throws `FutureRevision`.
    */
   compact(revision: number): Promise<void> {
-    return settle(() => {
+    return settle(async () => {
       this.assertOpen('');
       if (!needsCompaction(revision, this.compacted, this.revision)) return;
       this.commitBatch();
@@ -214,6 +228,11 @@ export class SqliteBackend implements Backend {
         })
         .immediate();
       this.compacted = revision;
+      // The truncating checkpoint is refused while the worker checkpoints; writes may open a batch
+      // meanwhile, which must commit first (the reclaim runs outside any transaction).
+      await this.checkpointer?.idle();
+      if (this.closed) return;
+      this.commitBatch();
       reclaimSpace(this.db);
     });
   }
@@ -226,7 +245,6 @@ export class SqliteBackend implements Backend {
     });
   }
 
-  /** Commits the open batch, stops every watch and closes the database (even if that commit failed). */
   /**
    * The pages the database file holds (`page_count × page_size`: what the file takes, free pages
    * included, as etcd's db size counts them); undefined once closed.
@@ -236,15 +254,21 @@ export class SqliteBackend implements Backend {
     return (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
   }
 
+  /**
+   * Commits the open batch, stops every watch and the checkpoint worker, and closes the database (even
+   * if that commit failed; then rejects with its error). Calls after the first resolve when it is done.
+   */
   close(): Promise<void> {
-    return settle(() => {
-      if (this.closed) return;
+    if (this.closing) return this.closing.catch(() => undefined);
+    this.closing = settle(async () => {
       const err = this.commitBatch();
       this.closed = true;
       this.hub.stopAll();
+      await this.checkpointer?.close();
       this.db.close();
       if (err) throw err;
     });
+    return this.closing;
   }
 
   /** The open batch, starting one (BEGIN IMMEDIATE + scheduled commit) on the first write of a tick. */
@@ -289,16 +313,10 @@ export class SqliteBackend implements Backend {
    * revision, i.e. someone else wrote to the database.
    */
   private append(batch: Batch, event: WatchEvent, prevRevision: number): Promise<KeyValue> {
-    const { kv, prevKv, type } = event;
-    const result = this.stmts.insert.run(
-      kv.key,
-      type === 'create' ? 1 : 0,
-      type === 'delete' ? 1 : 0,
-      kv.createRevision,
-      prevRevision,
-      kv.value,
-      prevKv ? prevKv.value : null,
-    );
+    const { kv, type } = event;
+    // The previous value is not stored (see ./schema.ts): the event published at the commit carries
+    // `prevKv` from memory, and a replay reads it from the predecessor row.
+    const result = this.stmts.insert.run(kv.key, type === 'create' ? 1 : 0, type === 'delete' ? 1 : 0, kv.createRevision, prevRevision, kv.value);
     if (Number(result.lastInsertRowid) !== kv.modRevision) {
       const err = new StorageError('Internal', kv.key, `revision gap: expected row id ${kv.modRevision}, got ${result.lastInsertRowid}`);
       this.abortBatch(batch, err);
@@ -334,6 +352,7 @@ export class SqliteBackend implements Backend {
     this.counters.writes += batch.writes.length;
     for (const write of batch.writes) write.resolve(write.event.kv);
     this.hub.publish(batch.writes.map((w) => w.event));
+    this.checkpointer?.committed();
     return undefined;
   }
 

@@ -6,8 +6,12 @@
  * A row is one write: `id` is its revision; `created`/`deleted` flag a create or a tombstone;
  * `prev_revision` is the id of the key's previous row (0 for a key's first row, or when that row was
  * compacted away), so the unique (name, prev_revision) index rejects two successors of one version;
- * `value` is the new value (for a tombstone: the deleted value) and `old_value` the previous one, so a
- * row alone yields the whole watch event even after the previous row was compacted.
+ * `value` is the new value (for a tombstone: the deleted value). kine's `old_value` (the previous
+ * value) is written NULL (docs/adr/0017-rows-do-not-copy-the-previous-value.md): an update's previous
+ * value is its predecessor row's `value`, which compaction keeps as long as the update's own row is
+ * above the compacted revision, i.e. as long as a watch can replay it (see {@link HISTORY}); a
+ * tombstone's is its own `value`. Rows an older kubeplane wrote still carry `old_value`, and replay
+ * prefers it.
  *
  * Of kine's secondary indexes only (name, id) is kept: current and past reads are per-name `MAX(id)`
  * lookups on it; history and compaction scan rowid ranges, which need no index.
@@ -36,6 +40,9 @@ CREATE INDEX IF NOT EXISTS kine_name_id_index ON kine (name, id);
 CREATE TABLE IF NOT EXISTS kine_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 `;
 
+/** The columns of {@link KineRow}, for SELECTs (never `*`, which would read an old row's `old_value`). */
+const COLUMNS = 'id, name, created, deleted, create_revision, prev_revision, value';
+
 /** Parameters of the live-at-revision queries: start <= name < end, as of `revision`. */
 export interface RangeAt {
   start: string;
@@ -44,13 +51,13 @@ export interface RangeAt {
 }
 
 /**
- * Per name in [start, end) the row that is its newest with id <= revision, unless a tombstone. Walks
+ * `what` of, per name in [start, end), the row that is its newest with id <= revision, unless a tombstone. Walks
  * the (name, id) index in name order, so a LIMIT stops early; the correlated MAX is one index probe.
  */
-const LIVE_AT = `SELECT * FROM kine AS k WHERE k.name >= @start AND k.name < @end AND k.deleted = 0
+const liveAt = (what: string): string => `SELECT ${what} FROM kine AS k WHERE k.name >= @start AND k.name < @end AND k.deleted = 0
   AND k.id = (SELECT MAX(m.id) FROM kine AS m WHERE m.name = k.name AND m.id <= @revision)`;
 
-/** One `kine` row. */
+/** The columns of a `kine` row that reads use (`old_value` is left out: see the module comment). */
 export interface KineRow {
   id: number;
   name: string;
@@ -59,20 +66,39 @@ export interface KineRow {
   create_revision: number;
   prev_revision: number;
   value: string;
-  old_value: string | null;
 }
+
+/** A row of watch history: a `kine` row and the value it replaced (null for a create). */
+export interface HistoryRow extends KineRow {
+  prev_value: string | null;
+}
+
+/**
+ * Rows with from < id <= to and start <= name < end, by id, each with the value it replaced: none for
+ * a create; for a tombstone its own `value` (the deleted value); for an update the `old_value` an older
+ * kubeplane stored, else the `value` of its predecessor row (by primary key). That row is still there:
+ * compaction at R deletes a row only when its successor has id <= R (deleteSuperseded; the unique
+ * (name, prev_revision) index makes that successor the only one), or when it is a tombstone
+ * (deleteTombstones), whose successor is a create; and history is read only above the compacted
+ * revision. NOT INDEXED keeps the planner on the rowid range (a watch usually starts from a recent
+ * revision) rather than the name index; the predecessor lookup is by rowid, which NOT INDEXED allows.
+ */
+const HISTORY = `SELECT k.id, k.name, k.created, k.deleted, k.create_revision, k.prev_revision, k.value,
+  CASE WHEN k.created THEN NULL WHEN k.deleted THEN k.value
+    ELSE COALESCE(k.old_value, (SELECT p.value FROM kine AS p WHERE p.id = k.prev_revision), '') END AS prev_value
+  FROM kine AS k NOT INDEXED WHERE k.id > ? AND k.id <= ? AND k.name >= ? AND k.name < ? ORDER BY k.id`;
 
 /** The prepared statements the backend runs. */
 export interface Statements {
-  /** Appends a row: name, created, deleted, create_revision, prev_revision, value, old_value. */
-  insert: Database.Statement<[string, number, number, number, number, string, string | null]>;
+  /** Appends a row: name, created, deleted, create_revision, prev_revision, value (old_value NULL). */
+  insert: Database.Statement<[string, number, number, number, number, string]>;
   /** The value of the row with this id (a key's current version, by its modRevision). */
   valueById: Database.Statement<[number], string>;
   /** The id of the newest row of a name, including a tombstone (null when it has none). */
   lastIdOfName: Database.Statement<[string], number | null>;
-  /** Rows with from < id <= to and start <= name < end, by id: watch history. */
-  history: Database.Statement<[number, number, string, string], KineRow>;
-  /** Live versions at a revision ({@link LIVE_AT}), by name, at most `limit` (-1: all). */
+  /** Rows with from < id <= to and start <= name < end, by id: watch history ({@link HISTORY}). */
+  history: Database.Statement<[number, number, string, string], HistoryRow>;
+  /** Live versions at a revision ({@link liveAt}), by name, at most `limit` (-1: all). */
   listAt: Database.Statement<[RangeAt & { limit: number }], KineRow>;
   /** COUNT of what `listAt` returns without a limit. */
   countAt: Database.Statement<[RangeAt], number>;
@@ -89,10 +115,10 @@ export interface Statements {
 }
 
 /**
- * The WAL file is truncated back to this size (bytes) whenever a checkpoint resets it (SQLite's
- * `journal_size_limit`): twice what the default auto-checkpoint (1000 pages of 4 KiB) lets it reach, so
- * the steady-state WAL is reused in place, while the one a large batch or a compaction blew up does
- * not keep its size on disk.
+ * The WAL file is truncated back to this size (bytes) whenever it is reused from its start (SQLite's
+ * `journal_size_limit`): twice what SQLite's default auto-checkpoint (1000 pages of 4 KiB) let it
+ * reach, so the steady-state WAL is reused in place, while the one a large batch or a compaction blew
+ * up does not keep its size on disk. ./checkpointer.ts restarts a WAL that grows past twice this.
  */
 export const JOURNAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 
@@ -122,7 +148,7 @@ const AUTO_VACUUM_INCREMENTAL = 2;
  * {@link makePrivate}).
  */
 export function openDatabase(path: string): { db: Database.Database; stmts: Statements } {
-  const onDisk = path !== '' && !path.startsWith(':');
+  const onDisk = isFile(path);
   if (onDisk) makePrivate(path);
   const db = new Database(path);
   ensureIncrementalAutoVacuum(db);
@@ -134,17 +160,13 @@ export function openDatabase(path: string): { db: Database.Database; stmts: Stat
   if (onDisk) for (const file of [`${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
   const stmts: Statements = {
     insert: db.prepare(
-      'INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     valueById: db.prepare<[number], string>('SELECT value FROM kine WHERE id = ?').pluck(),
     lastIdOfName: db.prepare<[string], number | null>('SELECT MAX(id) FROM kine WHERE name = ?').pluck(),
-    // NOT INDEXED keeps the planner on the rowid range (a watch usually starts from a recent revision)
-    // rather than the name index.
-    history: db.prepare<[number, number, string, string], KineRow>(
-      'SELECT * FROM kine NOT INDEXED WHERE id > ? AND id <= ? AND name >= ? AND name < ? ORDER BY id',
-    ),
-    listAt: db.prepare<[RangeAt & { limit: number }], KineRow>(`${LIVE_AT} ORDER BY k.name LIMIT @limit`),
-    countAt: db.prepare<[RangeAt], number>(LIVE_AT.replace('SELECT *', 'SELECT COUNT(*)')).pluck(),
+    history: db.prepare<[number, number, string, string], HistoryRow>(HISTORY),
+    listAt: db.prepare<[RangeAt & { limit: number }], KineRow>(`${liveAt(COLUMNS)} ORDER BY k.name LIMIT @limit`),
+    countAt: db.prepare<[RangeAt], number>(liveAt('COUNT(*)')).pluck(),
     heads: db.prepare('SELECT name, MAX(id) AS id, create_revision, deleted FROM kine GROUP BY name ORDER BY name'),
     lastRevision: db.prepare<[], number>("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'kine'), 0)").pluck(),
     compactedRevision: db
@@ -159,6 +181,11 @@ export function openDatabase(path: string): { db: Database.Database; stmts: Stat
     deleteTombstones: db.prepare('DELETE FROM kine WHERE id > ? AND id <= ? AND deleted = 1'),
   };
   return { db, stmts };
+}
+
+/** Whether `path` names a database file (not ':memory:' or a temporary database): one with a WAL. */
+export function isFile(path: string): boolean {
+  return path !== '' && !path.startsWith(':');
 }
 
 /**
@@ -185,8 +212,8 @@ export function reclaimSpace(db: Database.Database): void {
   db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
-/** The watch event a row records (see the module comment for the columns). */
-export function rowToEvent(row: KineRow): WatchEvent {
+/** The watch event a history row records (see the module comment for the columns). */
+export function rowToEvent(row: HistoryRow): WatchEvent {
   const kv: KeyValue = Object.freeze({
     key: row.name,
     value: row.value,
@@ -196,7 +223,7 @@ export function rowToEvent(row: KineRow): WatchEvent {
   if (row.created) return Object.freeze({ type: 'create', kv });
   const prevKv: KeyValue = Object.freeze({
     key: row.name,
-    value: row.old_value ?? '',
+    value: row.prev_value ?? '',
     createRevision: row.create_revision,
     modRevision: row.prev_revision,
   });
