@@ -5,9 +5,13 @@
  * (pkg/kubelet/apis/config/v1beta1/defaults.go `nodeLeaseDurationSeconds: 40`; pkg/kubelet/kubelet.go
  * renew interval = 0.25 × duration) and kwok's node lease controller.
  *
- * All leases are renewed by one clock timer per interval, with bounded concurrency, from the last
- * Lease this controller wrote (as the kubelet's lease controller keeps `latestLease`); a conflict or
- * a missing lease falls back to GET/create.
+ * Each node's lease has its own clock timer, as each kubelet runs its own lease controller
+ * (k8s.io/component-helpers/apimachinery/lease/controller.go `Run`: `wait.JitterUntil(sync, 10 s, …,
+ * sliding=true)`, the next renewal 10 s after the last one ended). Renewals start from the last Lease
+ * this controller wrote (the kubelet's `latestLease`); a conflict or a missing lease falls back to
+ * GET/create. Earlier all leases were renewed in rounds, 32 at a time, the next round 10 s after the
+ * last ended: with 5,000 nodes on a busy server a round took 40 s and more, leases expired past the
+ * node monitor's 50 s grace, and the node lifecycle controller marked healthy nodes' pods not Ready.
  */
 import type { Lease } from '../api/index.js';
 import type { Clientset } from '../client/index.js';
@@ -23,27 +27,24 @@ export const NODE_LEASE_RENEW_INTERVAL_MS = 10_000;
 export interface NodeLeaseControllerOptions {
   client: Clientset;
   clock: Clock;
-  /** Renewals in flight at once (default 32). */
-  parallelism?: number;
   logger?: Logger;
 }
 
 export class NodeLeaseController {
   private readonly client: Clientset;
   private readonly clock: Clock;
-  private readonly parallelism: number;
   private readonly logger: Logger | undefined;
   /** node name → Node uid (for the owner reference). */
   private readonly nodes = new Map<string, string>();
   /** node name → the Lease as last written. */
   private readonly latest = new Map<string, Lease>();
-  private timer: Timer | undefined;
+  /** node name → the timer of its next renewal (none while a renewal runs). */
+  private readonly timers = new Map<string, Timer>();
   private running = false;
 
   constructor(opts: NodeLeaseControllerOptions) {
     this.client = opts.client;
     this.clock = opts.clock;
-    this.parallelism = Math.max(1, opts.parallelism ?? 32);
     this.logger = opts.logger;
   }
 
@@ -53,7 +54,7 @@ export class NodeLeaseController {
     this.nodes.set(nodeName, nodeUID);
     if (known !== nodeUID) {
       this.latest.delete(nodeName);
-      if (this.running) void this.renewSafely(nodeName);
+      if (this.running) this.renewNow(nodeName);
     }
   }
 
@@ -61,29 +62,31 @@ export class NodeLeaseController {
   remove(nodeName: string): void {
     this.nodes.delete(nodeName);
     this.latest.delete(nodeName);
+    this.timers.get(nodeName)?.stop();
+    this.timers.delete(nodeName);
   }
 
-  /** Renews every lease now and then every {@link NODE_LEASE_RENEW_INTERVAL_MS} until {@link stop}. */
+  /** Renews every lease now and then {@link NODE_LEASE_RENEW_INTERVAL_MS} after each renewal until {@link stop}. */
   start(): void {
     if (this.running) return;
     this.running = true;
-    void this.tick();
+    for (const name of this.nodes.keys()) this.renewNow(name);
   }
 
   stop(): void {
     this.running = false;
-    this.timer?.stop();
-    this.timer = undefined;
+    for (const timer of this.timers.values()) timer.stop();
+    this.timers.clear();
   }
 
-  private async tick(): Promise<void> {
-    const names = [...this.nodes.keys()];
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < names.length && this.running) await this.renewSafely(names[next++] as string);
-    };
-    await Promise.all(Array.from({ length: Math.min(this.parallelism, names.length) }, worker));
-    if (this.running) this.timer = this.clock.setTimer(NODE_LEASE_RENEW_INTERVAL_MS, () => void this.tick());
+  /** Renews `nodeName`'s lease now and schedules the next renewal for 10 s after it ends. */
+  private renewNow(nodeName: string): void {
+    this.timers.get(nodeName)?.stop();
+    this.timers.delete(nodeName);
+    void this.renewSafely(nodeName).then(() => {
+      if (!this.running || !this.nodes.has(nodeName) || this.timers.has(nodeName)) return;
+      this.timers.set(nodeName, this.clock.setTimer(NODE_LEASE_RENEW_INTERVAL_MS, () => this.renewNow(nodeName)));
+    });
   }
 
   private async renewSafely(nodeName: string): Promise<void> {
