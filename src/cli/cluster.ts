@@ -56,11 +56,12 @@ import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files
 /**
  * Concurrent event writers of the scheduler: one Scheduled event per pod, each about a different pod,
  * so nothing correlates or rate-limits them. One loop writes one event per storage commit, a few
- * hundred a second on a busy server, and a 10,000-pod burst filled the 1,000-event queue and dropped
+ * hundred a second on a busy server: a 10,000-pod burst filled the 1,000-event queue and dropped
  * events (client-go's broadcaster drops at 1,000 too, but its writer is not tied to a commit per
- * event). 64 loops write up to 64 per commit (8 still dropped); one pod's events share a loop, in order.
+ * event). With as many loops as the queue holds events, every queued event is written in the next
+ * commit (8 and 64 loops still dropped events in bench:scale); one pod's events share a loop, in order.
  */
-const SCHEDULER_EVENT_WRITERS = 64;
+const SCHEDULER_EVENT_WRITERS = 1_000;
 
 /** Options of {@link startControlPlane}. */
 export interface ControlPlaneOptions {
