@@ -145,7 +145,7 @@ function drained(res: ServerResponse): Promise<boolean> {
  * leaves the response untouched for the caller's error answer; later, the caller must end the
  * connection (writeError does).
  */
-export async function writeJSONPieces(
+export function writeJSONPieces(
   res: ServerResponse,
   code: number,
   contentType: string,
@@ -153,29 +153,7 @@ export async function writeJSONPieces(
   chunkChars = STREAM_CHUNK_CHARS,
   bufferBytes = STREAM_BUFFER_BYTES,
 ): Promise<boolean> {
-  let buf = '';
-  let started = false;
-  for (const piece of pieces) {
-    if (!responseOpen(res)) return false;
-    buf += piece;
-    if (buf.length < chunkChars) continue;
-    if (!started) {
-      started = true;
-      res.statusCode = code;
-      res.setHeader('Content-Type', contentType);
-    }
-    const ok = res.write(buf);
-    buf = '';
-    if (mustWait(res, ok, bufferBytes) && !(await drained(res))) return false;
-  }
-  if (!responseOpen(res)) return false;
-  if (!started) {
-    res.statusCode = code;
-    res.setHeader('Content-Type', contentType);
-    res.setHeader('Content-Length', Buffer.byteLength(buf));
-  }
-  res.end(buf);
-  return true;
+  return writePieces(res, code, contentType, pieces, (p) => p.length, (ps) => ps.join(''), chunkChars, bufferBytes);
 }
 
 /**
@@ -183,7 +161,7 @@ export async function writeJSONPieces(
  * gathered into writes of about `chunkBytes`, honouring backpressure, with a Content-Length when the
  * whole body fits in the first chunk. Resolves false when the client went away.
  */
-export async function writeBinaryPieces(
+export function writeBinaryPieces(
   res: ServerResponse,
   code: number,
   contentType: string,
@@ -191,30 +169,48 @@ export async function writeBinaryPieces(
   chunkBytes = STREAM_CHUNK_CHARS,
   bufferBytes = STREAM_BUFFER_BYTES,
 ): Promise<boolean> {
-  let batch: Uint8Array[] = [];
-  let size = 0;
+  return writePieces(res, code, contentType, pieces, (p) => p.length, (ps) => Buffer.concat(ps), chunkBytes, bufferBytes);
+}
+
+/**
+ * The writer of {@link writeJSONPieces} and {@link writeBinaryPieces}: gathers pieces until their
+ * `size`s reach `chunk`, writes them `join`ed, and waits for 'drain' past `bufferBytes` held.
+ */
+async function writePieces<P>(
+  res: ServerResponse,
+  code: number,
+  contentType: string,
+  pieces: Iterable<P>,
+  size: (piece: P) => number,
+  join: (pieces: P[]) => string | Buffer,
+  chunk: number,
+  bufferBytes: number,
+): Promise<boolean> {
+  let batch: P[] = [];
+  let gathered = 0;
+  let started = false;
   const begin = (length?: number): void => {
     res.statusCode = code;
     res.setHeader('Content-Type', contentType);
     if (length !== undefined) res.setHeader('Content-Length', length);
   };
-  let started = false;
   for (const piece of pieces) {
     if (!responseOpen(res)) return false;
     batch.push(piece);
-    size += piece.length;
-    if (size < chunkBytes) continue;
+    gathered += size(piece);
+    if (gathered < chunk) continue;
     if (!started) {
       started = true;
       begin();
     }
-    const ok = res.write(Buffer.concat(batch, size));
+    const ok = res.write(join(batch));
     batch = [];
-    size = 0;
+    gathered = 0;
     if (mustWait(res, ok, bufferBytes) && !(await drained(res))) return false;
   }
   if (!responseOpen(res)) return false;
-  if (!started) begin(size);
-  res.end(Buffer.concat(batch, size));
+  const body = join(batch);
+  if (!started) begin(Buffer.byteLength(body));
+  res.end(body);
   return true;
 }
