@@ -20,6 +20,7 @@
  * Durations are read from the queue's Clock ({@link Clock.monotonic}).
  */
 import type { Clock, Timer } from '../util/clock/index.js';
+import { Fifo } from '../util/fifo/index.js';
 import type { CounterChild, HistogramChild } from '../util/metrics/index.js';
 import { addsTotal, liveQueues, queueDuration, retriesTotal, workDuration, type QueueGauges } from './metrics.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.js';
@@ -76,9 +77,8 @@ export class RateLimitingQueue<T = string> {
   private readonly clock: Clock;
   private readonly rateLimiter: RateLimiter<T>;
 
-  /** Items waiting to be handed out, in order, from `head` on. Every one is in `dirty`, none in `processing`. */
-  private queue: T[] = [];
-  private head = 0;
+  /** Items waiting to be handed out, in order. Every one is in `dirty`, none in `processing`. */
+  private readonly queue = new Fifo<T>();
   /**
    * Items that need processing: everything in `queue`, plus processing items added again since handed
    * out; each with when it was added (for the metrics; 0 for a queue without them).
@@ -157,7 +157,7 @@ export class RateLimitingQueue<T = string> {
    * Resolves `{shutdown: true}` once the queue is shut down and drained.
    */
   get(): Promise<GetResult<T>> {
-    if (this.head < this.queue.length) return Promise.resolve({ item: this.take(), shutdown: false });
+    if (this.queue.length > 0) return Promise.resolve({ item: this.take(), shutdown: false });
     if (this.shutting) return Promise.resolve({ shutdown: true });
     return new Promise((resolve) => this.getters.push(resolve));
   }
@@ -175,7 +175,7 @@ export class RateLimitingQueue<T = string> {
 
   /** Number of items waiting to be handed out (not counting delayed or processing ones). */
   len(): number {
-    return this.queue.length - this.head;
+    return this.queue.length;
   }
 
   /** Stops accepting items and wakes every waiting `get()` with `{shutdown: true}`. */
@@ -194,13 +194,7 @@ export class RateLimitingQueue<T = string> {
 
   /** Pops the head of the queue into `processing`. */
   private take(): T {
-    const item = this.queue[this.head] as T;
-    this.head++;
-    // Drop the consumed prefix once it dominates, keeping pops O(1) amortized.
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
+    const item = this.queue.shift() as T;
     let now = 0;
     if (this.metrics) {
       now = this.clock.monotonic();
@@ -213,7 +207,7 @@ export class RateLimitingQueue<T = string> {
 
   /** Gives queued items to pending getters, first come first served. */
   private handOut(): void {
-    while (this.getters.length > 0 && this.head < this.queue.length) {
+    while (this.getters.length > 0 && this.queue.length > 0) {
       const resolve = this.getters.shift() as (r: GetResult<T>) => void;
       resolve({ item: this.take(), shutdown: false });
     }

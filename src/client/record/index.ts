@@ -24,6 +24,7 @@ import type { Clientset } from '../index.js';
 import { StatusError, errorMessage, isNotFound } from '../../machinery/errors/index.js';
 import { formatTime, type Clock } from '../../util/clock/index.js';
 import { handleError, stderrLogger, type Logger } from '../../util/runtime/index.js';
+import { Fifo } from '../../util/fifo/index.js';
 
 /** `Normal` or `Warning` (v1.EventTypeNormal / EventTypeWarning). */
 export type EventType = 'Normal' | 'Warning';
@@ -180,7 +181,7 @@ export class EventRecorder {
   private readonly spam = new LruCache<SpamRecord>(MAX_LRU_ENTRIES);
 
   /** One FIFO per write loop. */
-  private readonly queues: QueuedEvent[][];
+  private readonly queues: Fifo<QueuedEvent>[];
   private readonly draining: boolean[];
   private readonly maxQueued: number;
   private queued = 0;
@@ -197,7 +198,7 @@ export class EventRecorder {
     this.logger = opts.logger ?? stderrLogger;
     this.maxQueued = Math.max(1, opts.maxQueued ?? MAX_QUEUED_EVENTS);
     const writers = Math.max(1, Math.floor(opts.writers ?? 1));
-    this.queues = Array.from({ length: writers }, () => []);
+    this.queues = Array.from({ length: writers }, () => new Fifo<QueuedEvent>());
     this.draining = this.queues.map(() => false);
   }
 
@@ -348,7 +349,8 @@ export class EventRecorder {
   }
 
   private async drain(lane: number): Promise<void> {
-    const queue = this.queues[lane] ?? [];
+    const queue = this.queues[lane];
+    if (!queue) return;
     this.draining[lane] = true;
     for (let next = queue.shift(); next; next = queue.shift()) {
       this.queued--;
