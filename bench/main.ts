@@ -8,6 +8,8 @@
  *    Ready, in-process on SQLite, and as a ratio to the raw write rate. Each pod costs several writes
  *    (create, bind, status) plus ReplicaSet/Deployment status updates and events.
  * 4. Rolling update: time for a 25%/25% rolling update of a Ready 1,000- and 10,000-replica Deployment.
+ *    Then SQLite's writer thread: five 2,000-replica Deployments rolled out with the writes in a worker
+ *    thread and on the event loop, as ratios (./writer-thread.ts).
  * 5. DaemonSet: time to cover 1,000 and 5,000 simulated nodes, and for a rolling update across them
  *    with maxUnavailable 10%.
  * 6. StatefulSet: time for a 1,000-replica Parallel StatefulSet with a claim per pod to be Ready, and
@@ -49,6 +51,7 @@ import { hpaBenchLine, hpaSyncCost } from './hpa.js';
 import { customResourceBenchLine, customResourceCreates } from './custom-resources.js';
 import { managedFieldsBenchLine, managedFieldsCost } from './managed-fields.js';
 import { nodeFailure, nodeFailureBenchLine } from './node-failure.js';
+import { writerRunAlone, writerThreadLines } from './writer-thread.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
 const line = (s: string): void => void process.stdout.write(s + '\n');
@@ -109,6 +112,8 @@ async function main(): Promise<void> {
         `${(r.seconds / r.initialSeconds).toFixed(2)} × the initial rollout of the same Deployment (${r.initialSeconds.toFixed(2)} s)`,
     );
   }
+  const [thread, loop] = [writerRunAlone(true, 5, 2_000, 100), writerRunAlone(false, 5, 2_000, 100)];
+  for (const l of writerThreadLines(5, 2_000, 100, thread, loop)) line(l);
   for (const nodes of [1_000, 5_000]) {
     const r = await daemonSetCoverage(nodes);
     line(`DaemonSet on ${nodes} nodes: covers every node in ${r.coverSeconds.toFixed(2)} s; rolling update (maxUnavailable 10%) in ${r.rollingUpdateSeconds.toFixed(2)} s`);

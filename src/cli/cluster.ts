@@ -398,6 +398,11 @@ export interface ClusterOptions {
   dataDir?: string;
   /** `sqlite` (default; persistent) or `memory`. */
   datastore?: 'sqlite' | 'memory';
+  /**
+   * Whether SQLite's writes run in a worker thread (default true; false runs them on the event loop,
+   * for the bench to compare; see src/storage/sqlite/writer.ts).
+   */
+  sqliteWriterThread?: boolean;
   /** Pod start-up delay of the simulated kubelets, in ms. */
   podStartDelayMs?: number;
   /** Whether the simulated kubelets record per-pod events (default true). */
@@ -452,7 +457,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const dataDir = resolve(opts.dataDir ?? '.kubeplane');
   ensurePrivateDir(dataDir);
   const datastore = opts.datastore ?? 'sqlite';
-  const stored: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db'), clock }) : newBackend({ type: 'memory' });
+  const stored: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db'), clock, writerThread: opts.sqliteWriterThread }) : newBackend({ type: 'memory' });
   const backend = encryption ? new TransformingBackend(stored, encryption.transformerForKey) : stored;
   if (encryption) log.info({ resources: encryption.resources }, 'encryption at rest enabled');
 

@@ -15,9 +15,10 @@ export type { SqliteBackendOptions, SqliteStats } from './sqlite/index.js';
 
 /**
  * Which backend {@link newBackend} builds: in-memory, or SQLite at `path` (':memory:' allowed), whose
- * WAL checkpoints run on `clock` (default the real one).
+ * WAL checkpoints run on `clock` (default the real one) and whose writes run in a worker thread unless
+ * `writerThread` is false (see {@link SqliteBackendOptions}).
  */
-export type BackendOptions = { type: 'memory' } | { type: 'sqlite'; path: string; clock?: Clock };
+export type BackendOptions = { type: 'memory' } | { type: 'sqlite'; path: string; clock?: Clock; writerThread?: boolean };
 
 /** Opens a backend; for SQLite, throws what better-sqlite3 throws when the file cannot be opened. */
 export function newBackend(opts: BackendOptions): Backend {
@@ -25,6 +26,6 @@ export function newBackend(opts: BackendOptions): Backend {
     case 'memory':
       return new MemoryBackend();
     case 'sqlite':
-      return new SqliteBackend({ path: opts.path, clock: opts.clock });
+      return new SqliteBackend({ path: opts.path, clock: opts.clock, writerThread: opts.writerThread });
   }
 }

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { FakeClock, flushAsync } from '../../util/clock/index.js';
-import { CHECKPOINT_INTERVAL_MS, WAL_LIMIT_BYTES } from './checkpointer.js';
+import { CHECKPOINT_INTERVAL_MS } from './checkpointer.js';
+import { WAL_LIMIT_BYTES } from './writer.js';
 import type { Checkpointer } from './checkpointer.js';
 import { SqliteBackend } from './index.js';
 import { JOURNAL_SIZE_LIMIT_BYTES } from './schema.js';
@@ -18,7 +19,8 @@ const tempPath = () => join(dir, `state-${++files}.db`);
 const MiB = 1024 * 1024;
 const walSize = (path: string): number => (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
 const checkpointerOf = (b: SqliteBackend): Checkpointer => b['checkpointer'] as Checkpointer;
-const autocheckpointOf = (b: SqliteBackend): unknown => b['db'].pragma('wal_autocheckpoint', { simple: true });
+/** `PRAGMA wal_autocheckpoint` of the connection that writes (the writer thread's). */
+const autocheckpointOf = async (b: SqliteBackend): Promise<unknown> => (await b['writer'].request({ op: 'autocheckpoint' })).autocheckpoint;
 
 /** Creates `commits` batches of 100 keys with 5 KB values (about 0.5 MB of values a commit). */
 async function fill(b: SqliteBackend, commits: number, after?: () => void): Promise<void> {
@@ -42,7 +44,7 @@ describe('Checkpointer', () => {
     const path = tempPath();
     const b = new SqliteBackend({ path, clock });
     const checkpointer = checkpointerOf(b);
-    assert.equal(autocheckpointOf(b), 0, "SQLite's automatic checkpoint is off");
+    assert.equal(await autocheckpointOf(b), 0, "SQLite's automatic checkpoint is off");
     await fill(b, 20); // ~10 MB of values: past 1000 pages, short of WAL_LIMIT_BYTES
     const grown = walSize(path);
     assert.ok(grown > JOURNAL_SIZE_LIMIT_BYTES && grown < WAL_LIMIT_BYTES, `the WAL kept every commit: ${grown} bytes`);
@@ -89,6 +91,25 @@ describe('Checkpointer', () => {
     await b.close();
   });
 
+  test('no checkpoint starts while compaction reclaims space (withoutCheckpoints), and the next one runs after', async () => {
+    const clock = new FakeClock();
+    const b = new SqliteBackend({ path: tempPath(), clock });
+    const checkpointer = checkpointerOf(b);
+    await fill(b, 2);
+    let release: () => void = () => undefined;
+    const held = checkpointer.withoutCheckpoints(() => new Promise<void>((resolve) => (release = resolve)));
+    await flushAsync();
+    clock.step(10 * CHECKPOINT_INTERVAL_MS);
+    await flushAsync();
+    assert.deepEqual(checkpointer.checkpoints(), { worker: 0, writer: 0 }, 'the due checkpoint waited');
+    release();
+    await held;
+    clock.step(CHECKPOINT_INTERVAL_MS);
+    await checkpointer.idle();
+    assert.deepEqual(checkpointer.checkpoints(), { worker: 1, writer: 0 });
+    await b.close();
+  });
+
   test('close ends the worker and its connection: once it resolves, SQLite has checkpointed and removed the WAL', async () => {
     const path = tempPath();
     const b = new SqliteBackend({ path, clock: new FakeClock() });
@@ -118,7 +139,8 @@ describe('Checkpointer', () => {
     const path = tempPath();
     const b = new SqliteBackend({ path, clock: new FakeClock() });
     await checkpointerOf(b)['worker']?.terminate();
-    await until(() => autocheckpointOf(b) === 1000, "the automatic checkpoint is back at SQLite's default");
+    await until(() => !checkpointerOf(b).running(), 'the checkpointer fell back');
+    assert.equal(await autocheckpointOf(b), 1000, "the automatic checkpoint is back at SQLite's default");
     await fill(b, 20);
     assert.ok(walSize(path) < JOURNAL_SIZE_LIMIT_BYTES, `SQLite kept the WAL short: ${walSize(path)} bytes`);
     await b.close();

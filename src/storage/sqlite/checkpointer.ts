@@ -14,32 +14,24 @@
  *   (on the backend's Clock) after a commit, one at a time, again after the next commit.
  * - **Bounded WAL.** SQLite reuses the WAL from its start only when a write transaction begins with
  *   every frame copied. Under steady load the writer commits while the worker copies, so that moment
- *   may not come; when the WAL file has grown past {@link WAL_LIMIT_BYTES}, the writer checkpoints
- *   itself right after a commit, between batches. The worker has copied nearly everything by then, so
- *   the writer copies only the rest, and its next transaction restarts the WAL, which SQLite then
- *   truncates to `journal_size_limit` (JOURNAL_SIZE_LIMIT_BYTES in ./schema.ts). The bound holds
+ *   may not come; when the WAL file has grown past `WAL_LIMIT_BYTES`, the writer checkpoints itself
+ *   right after a commit, between batches (./writer.ts). The worker has copied nearly everything by
+ *   then, so the writer copies only the rest, and its next transaction restarts the WAL, which SQLite
+ *   then truncates to `journal_size_limit` (JOURNAL_SIZE_LIMIT_BYTES in ./schema.ts). The bound holds
  *   whether or not the worker keeps up, or runs at all (a FakeClock that is never stepped).
  * - **Fallback.** If the worker fails (it cannot open the file, a checkpoint throws), it is stopped
- *   and SQLite's automatic checkpoint is turned back on: the old behaviour, slower but complete.
+ *   and `onFallback` is called, for the backend to turn SQLite's automatic checkpoint back on on its
+ *   writer's connection: the old behaviour, slower but complete.
  */
 
-import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type Database from 'better-sqlite3';
 import type { Clock, Timer } from '../../util/clock/index.js';
-import { JOURNAL_SIZE_LIMIT_BYTES } from './schema.js';
 
 /** Delay from a commit to the worker's next checkpoint (ms). */
 export const CHECKPOINT_INTERVAL_MS = 100;
 
-/**
- * WAL file size (bytes) above which the writer checkpoints itself after a commit (see the module
- * comment): twice the size the file is truncated back to.
- */
-export const WAL_LIMIT_BYTES = 2 * JOURNAL_SIZE_LIMIT_BYTES;
-
-/** SQLite's default `wal_autocheckpoint` (pages), restored if the worker fails. */
-const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+/** SQLite's default `wal_autocheckpoint` (pages), for the backend to restore if the worker fails. */
+export const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
 /** A message to the worker (./checkpoint-worker.ts). */
 export type CheckpointRequest = 'checkpoint' | 'close';
@@ -57,24 +49,26 @@ export interface CheckpointCounts {
 
 /** The checkpoints of one database file (see the module comment). */
 export class Checkpointer {
-  private readonly walPath: string;
   private worker: Worker | undefined;
   private timer: Timer | undefined;
   private inFlight = false;
+  /** Callers of {@link withoutCheckpoints} not done yet. */
+  private held = 0;
   /** A commit happened since the worker's last checkpoint was requested. */
   private dirty = false;
   private idleWaiters: (() => void)[] = [];
   private readonly exited: Promise<void>;
   private readonly counts: CheckpointCounts = { worker: 0, writer: 0 };
 
-  /** Starts the worker for the database at `path`, which `db` (the writer's connection) has open. */
+  /**
+   * Starts the worker for the database at `path`. The writer's connection must have SQLite's
+   * automatic checkpoint off (`wal_autocheckpoint = 0`); `onFallback` is called once if the worker fails.
+   */
   constructor(
     path: string,
-    private readonly db: Database.Database,
     private readonly clock: Clock,
+    private readonly onFallback: () => void,
   ) {
-    this.walPath = `${path}-wal`;
-    this.db.pragma('wal_autocheckpoint = 0');
     const worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { path } });
     worker.on('message', (reply: CheckpointReply) => this.onReply(reply));
     worker.on('error', () => this.fallBack());
@@ -96,23 +90,18 @@ export class Checkpointer {
   }
 
   /**
-   * Called after each commit, outside any transaction: restarts an overgrown WAL (see the module
+   * Called after each commit: counts the writer's own checkpoint if it ran one (see the module
    * comment) and schedules the worker's next checkpoint.
    */
-  committed(): void {
-    try {
-      if ((statSync(this.walPath, { throwIfNoEntry: false })?.size ?? 0) > WAL_LIMIT_BYTES) {
-        // PASSIVE copies what the worker has not; it returns at once (busy) while the worker is
-        // copying, and the next commit tries again.
-        const [row] = this.db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
-        if (row?.busy === 0) this.counts.writer++;
-      }
-    } catch {
-      // The commit is done and its writes resolved; a file that cannot be read or copied fails the
-      // next COMMIT, which reports it to the writes (Internal). Throwing here would end the process.
-    }
+  committed(writerCheckpointed: boolean): void {
+    if (writerCheckpointed) this.counts.writer++;
     this.dirty = true;
     this.schedule();
+  }
+
+  /** True until the worker fails (then SQLite checkpoints inside commits again). */
+  running(): boolean {
+    return this.worker !== undefined;
   }
 
   /** Resolves when the worker is not checkpointing (for a checkpoint of the writer's that must not be refused). */
@@ -135,11 +124,27 @@ export class Checkpointer {
     this.wakeIdle();
   }
 
+  /**
+   * Runs `fn` with no checkpoint of the worker's in flight, none starting until it settles: a
+   * truncating checkpoint of the writer's (compaction's reclaim) is refused, not waited for, while
+   * another connection checkpoints. Resolves or rejects as `fn` does.
+   */
+  async withoutCheckpoints<T>(fn: () => Promise<T>): Promise<T> {
+    this.held++;
+    try {
+      await this.idle();
+      return await fn();
+    } finally {
+      this.held--;
+      this.schedule();
+    }
+  }
+
   private schedule(): void {
-    if (!this.worker || this.timer || this.inFlight || !this.dirty) return;
+    if (!this.worker || this.timer || this.inFlight || !this.dirty || this.held > 0) return;
     this.timer = this.clock.setTimer(CHECKPOINT_INTERVAL_MS, () => {
       this.timer = undefined;
-      if (!this.worker || this.inFlight) return;
+      if (!this.worker || this.inFlight || this.held > 0) return;
       this.inFlight = true;
       this.dirty = false;
       // Someone may wait for the answer (idle()): until it comes, the worker keeps the process alive.
@@ -168,8 +173,8 @@ export class Checkpointer {
     this.inFlight = false;
     this.timer?.stop();
     this.timer = undefined;
-    this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
     void worker.terminate();
+    this.onFallback();
     this.wakeIdle();
   }
 

@@ -94,8 +94,6 @@ export interface Statements {
   insert: Database.Statement<[string, number, number, number, number, string]>;
   /** The value of the row with this id (a key's current version, by its modRevision). */
   valueById: Database.Statement<[number], string>;
-  /** The id of the newest row of a name, including a tombstone (null when it has none). */
-  lastIdOfName: Database.Statement<[string], number | null>;
   /** Rows with from < id <= to and start <= name < end, by id: watch history ({@link HISTORY}). */
   history: Database.Statement<[number, number, string, string], HistoryRow>;
   /** Live versions at a revision ({@link liveAt}), by name, at most `limit` (-1: all). */
@@ -163,7 +161,6 @@ export function openDatabase(path: string): { db: Database.Database; stmts: Stat
       'INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     valueById: db.prepare<[number], string>('SELECT value FROM kine WHERE id = ?').pluck(),
-    lastIdOfName: db.prepare<[string], number | null>('SELECT MAX(id) FROM kine WHERE name = ?').pluck(),
     history: db.prepare<[number, number, string, string], HistoryRow>(HISTORY),
     listAt: db.prepare<[RangeAt & { limit: number }], KineRow>(`${liveAt(COLUMNS)} ORDER BY k.name LIMIT @limit`),
     countAt: db.prepare<[RangeAt], number>(liveAt('COUNT(*)')).pluck(),

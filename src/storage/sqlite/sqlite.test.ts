@@ -10,12 +10,14 @@ import type { WatchEvent } from '../interface.js';
 import { runBackendConformance } from '../testing/conformance.js';
 import { SqliteBackend } from './index.js';
 
-runBackendConformance('SqliteBackend', () => new SqliteBackend({ path: ':memory:' }));
-
 const dir = mkdtempSync(join(tmpdir(), 'kubeplane-sqlite-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const tempPath = () => join(dir, `state-${++files}.db`);
+
+runBackendConformance('SqliteBackend', () => new SqliteBackend({ path: ':memory:' }));
+runBackendConformance('SqliteBackend (file, writer thread)', () => new SqliteBackend({ path: tempPath() }));
+runBackendConformance('SqliteBackend (file, writes on the event loop)', () => new SqliteBackend({ path: tempPath(), writerThread: false }));
 
 /** Bytes of the database file plus its WAL. */
 const fileSize = (path: string): number => [path, `${path}-wal`].reduce((n, p) => n + (existsSync(p) ? statSync(p).size : 0), 0);
