@@ -346,17 +346,14 @@ export class SqliteBackend implements Backend {
     return this.closing;
   }
 
-  /** Waits for every batch handed to the writer; the error of the first that failed, if any. */
+  /**
+   * Waits for the batches handed to the writer so far (not for later ones, which a steady stream of
+   * writes would keep adding); the error of the first that failed, if any.
+   */
   private async committedAll(): Promise<StorageError | undefined> {
-    let first: StorageError | undefined;
-    while (this.inFlight.length > 0) {
-      const err = await this.inFlight[this.inFlight.length - 1]?.done.then(
-        () => undefined,
-        (e: unknown) => e as StorageError,
-      );
-      first ??= err;
-    }
-    return first;
+    const results = await Promise.allSettled(this.inFlight.map((f) => f.done));
+    for (const r of results) if (r.status === 'rejected') return r.reason as StorageError;
+    return undefined;
   }
 
   /** The open batch, starting one (and scheduling its commit) on the first write of a tick. */
