@@ -31,6 +31,12 @@ function prefixed(errs: ValidationError[], prefix: string): ValidationError[] {
   return errs.map((e) => ({ path: prefix + e.path, message: e.message }));
 }
 
+/** True for a map without own keys. */
+function isEmpty(m: Record<string, Value>): boolean {
+  for (const k in m) if (Object.hasOwn(m, k)) return false;
+  return true;
+}
+
 /** The one member of a (possibly deduced) atom that applies to `v` (deduceAtom); the atom itself when none does. */
 function deduceAtom(a: Atom, v: Value | undefined): Atom {
   if (v === undefined || v === null) return a;
@@ -507,22 +513,24 @@ export class TypedValue {
     }
   }
 
+  /** Records the change of a leaf in `c` (added, removed or modified); returns true (a leaf). */
+  private compareLeaf(lhs: Value | undefined, rhs: Value | undefined, path: PathElement[], c: Comparison): boolean {
+    if (lhs === undefined) c.added.insert(path);
+    else if (rhs === undefined) c.removed.insert(path);
+    else if (!valuesEqual(rhs, lhs)) c.modified.insert(path);
+    return true;
+  }
+
   /** Returns whether the node was a leaf (upstream's inLeaf). */
   private compareAtom(atom: Atom, lhs: Value | undefined, rhs: Value | undefined, path: PathElement[], c: Comparison, errs: ValidationError[], exclude?: FieldSet): boolean {
-    const leaf = (): boolean => {
-      if (lhs === undefined) c.added.insert(path);
-      else if (rhs === undefined) c.removed.insert(path);
-      else if (!valuesEqual(rhs, lhs)) c.modified.insert(path);
-      return true;
-    };
     switch (atomKind(atom)) {
       case 'scalar':
-        return bothScalarsInvalid(atom.scalar as ScalarType, lhs, rhs, errs) ? false : leaf();
+        return bothScalarsInvalid(atom.scalar as ScalarType, lhs, rhs, errs) ? false : this.compareLeaf(lhs, rhs, path, c);
       case 'list': {
         const t = atom.list as ListAtom;
         const l = asList(lhs);
         const r = asList(rhs);
-        if (t.elementRelationship === 'atomic' || ((l === undefined || l.length === 0) && (r === undefined || r.length === 0))) return leaf();
+        if (t.elementRelationship === 'atomic' || ((l === undefined || l.length === 0) && (r === undefined || r.length === 0))) return this.compareLeaf(lhs, rhs, path, c);
         this.compareListItems(t, l, r, path, c, errs, exclude);
         return false;
       }
@@ -530,26 +538,31 @@ export class TypedValue {
         const t = atom.map as MapAtom;
         const l = asMap(lhs);
         const r = asMap(rhs);
-        if (t.elementRelationship === 'atomic' || ((l === undefined || Object.keys(l).length === 0) && (r === undefined || Object.keys(r).length === 0))) return leaf();
-        const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
-        for (const k of keys) {
-          const ft = mapFieldType(t, k);
-          if (ft === undefined) {
-            errs.push({ path: '.' + k, message: 'field not declared in schema' });
-            continue;
-          }
-          const pe = { fieldName: k };
-          if (exclude?.members.has(pe)) continue;
-          const sub: ValidationError[] = [];
-          this.compareNode(l !== undefined && Object.hasOwn(l, k) ? l[k] : undefined, r !== undefined && Object.hasOwn(r, k) ? r[k] : undefined, ft, [...path, pe], c, sub, exclude?.children.get(pe));
-          errs.push(...prefixed(sub, '.' + k));
-        }
+        if (t.elementRelationship === 'atomic' || ((l === undefined || isEmpty(l)) && (r === undefined || isEmpty(r)))) return this.compareLeaf(lhs, rhs, path, c);
+        // Every key once: the left side's in order, then the right side's the left lacks (the order of
+        // a Set of both key lists, without building one for every map of every write).
+        if (l !== undefined) for (const k of Object.keys(l)) this.compareField(t, k, l, r, path, c, errs, exclude);
+        if (r !== undefined) for (const k of Object.keys(r)) if (l === undefined || !Object.hasOwn(l, k)) this.compareField(t, k, l, r, path, c, errs, exclude);
         return false;
       }
       case undefined:
         errs.push({ path: '', message: 'schema error: invalid atom: inlined' });
         return false;
     }
+  }
+
+  /** Compares field `k` of two maps (either may lack it) of type `t`. */
+  private compareField(t: MapAtom, k: string, l: Record<string, Value> | undefined, r: Record<string, Value> | undefined, path: PathElement[], c: Comparison, errs: ValidationError[], exclude?: FieldSet): void {
+    const ft = mapFieldType(t, k);
+    if (ft === undefined) {
+      errs.push({ path: '.' + k, message: 'field not declared in schema' });
+      return;
+    }
+    const pe = { fieldName: k };
+    if (exclude?.members.has(pe)) return;
+    const sub: ValidationError[] = [];
+    this.compareNode(l !== undefined && Object.hasOwn(l, k) ? l[k] : undefined, r !== undefined && Object.hasOwn(r, k) ? r[k] : undefined, ft, [...path, pe], c, sub, exclude?.children.get(pe));
+    if (sub.length > 0) errs.push(...prefixed(sub, '.' + k));
   }
 
   private compareListItems(t: ListAtom, lhs: Value[] | undefined, rhs: Value[] | undefined, path: PathElement[], c: Comparison, errs: ValidationError[], exclude?: FieldSet): void {
@@ -583,7 +596,7 @@ export class TypedValue {
       const compareItem = (l: Value | undefined, r: Value | undefined): void => {
         const sub: ValidationError[] = [];
         this.compareNode(l, r, t.elementType, p, c, sub, exclude?.children.get(pe));
-        errs.push(...prefixed(sub, elementString(pe)));
+        if (sub.length > 0) errs.push(...prefixed(sub, elementString(pe)));
       };
       if (lList.length === 0 && rList.length === 0) return;
       if (lList.length <= 1 && rList.length <= 1) compareItem(lList[0], rList[0]);
