@@ -58,11 +58,19 @@ export function setToObject(s: FieldSet): Record<string, unknown> {
   return emitObject(s, false);
 }
 
+/**
+ * Every leaf (`{}`) of the FieldsV1 objects {@link setToObject} builds: one frozen object, not one per
+ * field. A pod's managedFields have about 60 leaves, and the stored versions kept in the watch caches
+ * held 77 empty objects a pod (3.4 KiB of its ~16 KiB). Callers never change a FieldsV1 they encoded
+ * (the API server freezes what it stores).
+ */
+const LEAF: Record<string, unknown> = Object.freeze({});
+
 function emitObject(s: FieldSet, includeSelf: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const members = s.members.members;
   const children = s.children.members;
-  if (includeSelf && (members.length > 0 || children.length > 0)) out['.'] = {};
+  if (includeSelf && (members.length > 0 || children.length > 0)) out['.'] = LEAF;
   let mi = 0;
   let ci = 0;
   while (mi < members.length || ci < children.length) {
@@ -70,7 +78,7 @@ function emitObject(s: FieldSet, includeSelf: boolean): Record<string, unknown> 
     const c = children[ci];
     const order = m === undefined ? 1 : c === undefined ? -1 : compare(m, c.pathElement);
     if (order < 0 && m !== undefined) {
-      out[serializePathElement(m)] = {};
+      out[serializePathElement(m)] = LEAF;
       mi++;
     } else if (c !== undefined) {
       out[serializePathElement(c.pathElement)] = emitObject(c.set, order === 0);
