@@ -154,19 +154,25 @@ describe('writeJSONPieces', { timeout: 20_000 }, () => {
     assert.equal(res.written.join(''), 'x'.repeat(500));
   });
 
-  test('holds up to the buffer allowance unsent before it waits: one event-loop turn per 256 KiB, not per 16 KiB', async () => {
+  test('writes the first bufferBytes without waiting (one event-loop turn for a small list), then waits whenever the socket is full', async () => {
     const res = new SlowResponse();
     const src = counted(5);
     const done = writeJSONPieces(res as unknown as ServerResponse, 200, 'application/json', src.pieces, 100, 300);
     await settle();
-    assert.equal(src.taken(), 3, 'three chunks written (300 held), then it waits');
-    // The socket sends what it holds; 'drain' follows once it is empty.
-    for (let i = 0; i < 3; i++) {
+    assert.equal(src.taken(), 3, 'three chunks written (the 300 allowed), then it waits');
+    // Past the allowance, each 'drain' lets one more chunk through (the socket holds one at a time).
+    let before = src.taken();
+    for (let i = 0; i < 20 && src.taken() < 5; i++) {
+      res.flush();
+      await settle();
+      assert.ok(src.taken() - before <= 1, `one chunk per drain, not ${src.taken() - before}`);
+      before = src.taken();
+    }
+    assert.equal(src.taken(), 5);
+    for (let i = 0; i < 5; i++) {
       res.flush();
       await settle();
     }
-    assert.equal(src.taken(), 5);
-    res.flush();
     assert.equal(await done, true);
     assert.equal(res.written.join(''), 'x'.repeat(500));
   });
