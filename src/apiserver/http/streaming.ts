@@ -42,9 +42,11 @@ export const STREAM_CHUNK_CHARS = 16 * 1024;
  * costs a turn of the event loop: on a loaded server (a turn of ~50 ms during a 10,000-pod rollout) a
  * 300 KB list of 100 pods took 20 turns, ~3.7 s, against 56 ms for a GET; now it takes one.
  *
- * Only at the start: letting a response hold 256 KiB unsent before every wait, rather than once,
- * made 200 concurrent LISTs of 10,000 pods over TLS peak at 2.35 GB instead of 0.75 GB (the socket
- * hands what it is given to the TLS layer, and what piles up below it is not in `writableLength`).
+ * Only at the start: letting a response run 256 KiB ahead of its socket before every wait, rather
+ * than once, made 200 concurrent LISTs of 10,000 pods over TLS peak at 2.35 GB RSS instead of
+ * 0.75 GB (bench/list-memory.ts). The sockets' buffers stayed within that bound (`writableLength`
+ * counts what a TLS socket holds; checked), so the growth was elsewhere — most likely the heap, as
+ * each turn of the event loop then encoded up to 200 × 256 KiB; not pinned down further.
  */
 export const STREAM_BUFFER_BYTES = 256 * 1024;
 
