@@ -184,6 +184,7 @@ export class WorkerWriter implements Writer {
   private worker: Worker | undefined;
   private readonly waiting = new Fifo<(reply: WriterReply) => void>();
   private readonly exited: Promise<void>;
+  private fallbackFor: Writer | undefined;
 
   constructor(
     path: string,
@@ -229,7 +230,7 @@ export class WorkerWriter implements Writer {
     await this.exited;
   }
 
-  private fallbackFor: Writer | undefined;
+  /** The writer on the backend's connection, made at the first request after a failure. */
   private fallbackWriter(): Writer {
     return (this.fallbackFor ??= this.fallback());
   }
