@@ -25,6 +25,7 @@ import { StatusError, errorMessage, isNotFound } from '../../machinery/errors/in
 import { formatTime, type Clock } from '../../util/clock/index.js';
 import { handleError, stderrLogger, type Logger } from '../../util/runtime/index.js';
 import { Fifo } from '../../util/fifo/index.js';
+import { LruCache } from '../../util/cache/index.js';
 
 /** `Normal` or `Warning` (v1.EventTypeNormal / EventTypeWarning). */
 export type EventType = 'Normal' | 'Warning';
@@ -38,30 +39,6 @@ const SPAM_QPS = 1 / 300;
 const MAX_QUEUED_EVENTS = 1000;
 const MAX_TRIES = 12;
 const RETRY_SLEEP_MS = 10_000;
-
-/** A bounded map that evicts the least recently used entry (groupcache lru). */
-class LruCache<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-
-  set(key: string, v: V): void {
-    this.map.delete(key);
-    this.map.set(key, v);
-    if (this.map.size > this.max) {
-      const oldest = this.map.keys().next().value;
-      if (oldest !== undefined) this.map.delete(oldest);
-    }
-  }
-}
 
 interface EventLog {
   count: number;
@@ -176,9 +153,9 @@ export class EventRecorder {
   private readonly clock: Clock;
   private readonly logger: Logger;
 
-  private readonly eventLogs = new LruCache<EventLog>(MAX_LRU_ENTRIES);
-  private readonly aggregates = new LruCache<AggregateRecord>(MAX_LRU_ENTRIES);
-  private readonly spam = new LruCache<SpamRecord>(MAX_LRU_ENTRIES);
+  private readonly eventLogs = new LruCache<string, EventLog>(MAX_LRU_ENTRIES);
+  private readonly aggregates = new LruCache<string, AggregateRecord>(MAX_LRU_ENTRIES);
+  private readonly spam = new LruCache<string, SpamRecord>(MAX_LRU_ENTRIES);
 
   /** One FIFO per write loop. */
   private readonly queues: Fifo<QueuedEvent>[];

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../api/index.js';
 import { formatTime, parseTime } from '../../util/clock/index.js';
-import { GenerationalCache } from '../../util/cache/index.js';
+import { LruCache } from '../../util/cache/index.js';
 import type { FieldSet } from '../fieldpath/index.js';
 import { compareStrings, jsonString, setFromJson, setToObject, type ManagedFields, type VersionedSet } from '../fieldpath/index.js';
 
@@ -151,7 +151,7 @@ const DECODED_FIELDS_CAPACITY = 16_384;
  * objects lived (a WeakMap), the sets of every stored object and of every version in the watch
  * caches' history stayed in memory — about 13 KiB a pod, 1.9 GiB for 150,000 pods.
  */
-const decodedFields = new GenerationalCache<object, FieldSet>(DECODED_FIELDS_CAPACITY);
+const decodedFields = new LruCache<object, FieldSet>(DECODED_FIELDS_CAPACITY);
 
 /** The identifier of each frozen entry decoded so far (the watch cache's entries, read on every write). */
 const identifiers = new WeakMap<object, string>();

@@ -1,43 +1,36 @@
 /**
- * A bounded cache with O(1) reads and writes and no per-read bookkeeping: two generations of at most
- * `capacity / 2` entries each. Writes go to the young generation; when it is full it becomes the old
- * one and the previous old one is dropped. A read that finds its key only in the old generation moves
- * it to the young one, so what is used keeps being kept. It holds at most `capacity` entries and
- * keeps every entry used within the last `capacity / 2` writes — an approximation of LRU without
- * reordering a list on every hit.
+ * A bounded map that evicts the least recently used entry (groupcache's `lru.Cache`, which client-go's
+ * event correlator uses): a read or a write makes its key the most recent, and a write past `max`
+ * entries drops the least recent one. O(1) per call: a Map keeps insertion order, so moving a key to
+ * the end is a delete and a set.
  */
-export class GenerationalCache<K, V> {
-  private young = new Map<K, V>();
-  private old = new Map<K, V>();
-  private readonly generationSize: number;
+export class LruCache<K, V> {
+  private readonly map = new Map<K, V>();
 
-  /** `capacity`: the most entries held (at least 2). */
-  constructor(capacity: number) {
-    this.generationSize = Math.max(1, Math.floor(capacity / 2));
-  }
+  /** `max`: the most entries held (at least 1). */
+  constructor(private readonly max: number) {}
 
-  /** The value of `key`, or undefined. */
+  /** The value of `key` (now the most recently used), or undefined. */
   get(key: K): V | undefined {
-    const v = this.young.get(key);
-    if (v !== undefined) return v;
-    const old = this.old.get(key);
-    if (old !== undefined) {
-      this.old.delete(key);
-      this.set(key, old);
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
     }
-    return old;
+    return v;
   }
 
-  set(key: K, value: V): void {
-    this.young.set(key, value);
-    if (this.young.size >= this.generationSize) {
-      this.old = this.young;
-      this.young = new Map();
+  set(key: K, v: V): void {
+    this.map.delete(key);
+    this.map.set(key, v);
+    if (this.map.size > Math.max(1, this.max)) {
+      const oldest = this.map.keys().next().value as K;
+      this.map.delete(oldest);
     }
   }
 
   /** Entries held. */
   get size(): number {
-    return this.young.size + this.old.size;
+    return this.map.size;
   }
 }
