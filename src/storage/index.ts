@@ -9,6 +9,7 @@ import { MemoryBackend } from './memory/index.js';
 import { SqliteBackend } from './sqlite/index.js';
 
 export * from './interface.js';
+export { ForwardingBackend } from './forwarding.js';
 export { MemoryBackend } from './memory/index.js';
 export { SqliteBackend } from './sqlite/index.js';
 export type { SqliteBackendOptions, SqliteStats } from './sqlite/index.js';

@@ -16,8 +16,9 @@
  * - `apiserver_storage_size_bytes{storage_cluster_id}`: the size of the database file, for a backend
  *   that has one (SQLite); `storage_cluster_id` is upstream's `etcd-<i>`.
  */
-import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle } from '../../storage/interface.js';
+import type { Backend, KeyValue, ListOptions, ListResult } from '../../storage/interface.js';
 import { StorageError } from '../../storage/interface.js';
+import { ForwardingBackend } from '../../storage/forwarding.js';
 import type { Clock } from '../../util/clock/index.js';
 import { CounterVec, GaugeVec, HistogramVec, LiveSet, type CounterChild, type HistogramChild } from '../../util/metrics/index.js';
 import { REQUEST_DURATION_BUCKETS } from './requests.js';
@@ -115,7 +116,7 @@ function isError(err: unknown): boolean {
 }
 
 /** A Backend that times and counts the calls of one resource's store (see the module comment). */
-class InstrumentedBackend implements Backend {
+class InstrumentedBackend extends ForwardingBackend {
   private readonly getOp: Operation;
   private readonly listOp: Operation;
   private readonly createOp: Operation;
@@ -124,10 +125,11 @@ class InstrumentedBackend implements Backend {
   private readonly countOps = new Map<string, Operation>();
 
   constructor(
-    private readonly inner: Backend,
+    inner: Backend,
     private readonly clock: Clock,
     type: string,
   ) {
+    super(inner);
     this.getOp = new Operation('get', type);
     this.listOp = new Operation('list', type);
     this.createOp = new Operation('create', type);
@@ -156,23 +158,15 @@ class InstrumentedBackend implements Backend {
     );
   }
 
-  currentRevision(): number {
-    return this.inner.currentRevision();
-  }
-
-  compactedRevision(): number {
-    return this.inner.compactedRevision();
-  }
-
-  get(key: string): Promise<KeyValue | undefined> {
+  override get(key: string): Promise<KeyValue | undefined> {
     return this.track(this.getOp, () => this.inner.get(key));
   }
 
-  list(prefix: string, opts?: ListOptions): Promise<ListResult> {
+  override list(prefix: string, opts?: ListOptions): Promise<ListResult> {
     return this.track(this.listOp, () => this.inner.list(prefix, opts));
   }
 
-  count(prefix: string): Promise<number> {
+  override count(prefix: string): Promise<number> {
     // Upstream labels a count with the key prefix it counts (store.go `Count`).
     let op = this.countOps.get(prefix);
     if (!op) {
@@ -182,37 +176,18 @@ class InstrumentedBackend implements Backend {
     return this.track(op, () => this.inner.count(prefix));
   }
 
-  create(key: string, value: string): Promise<KeyValue> {
+  override create(key: string, value: string): Promise<KeyValue> {
     return this.track(this.createOp, () => this.inner.create(key, value));
   }
 
-  update(key: string, value: string, expectedRevision: number): Promise<KeyValue> {
+  override update(key: string, value: string, expectedRevision: number): Promise<KeyValue> {
     return this.track(this.updateOp, () => this.inner.update(key, value, expectedRevision));
   }
 
-  delete(key: string, expectedRevision: number): Promise<KeyValue> {
+  override delete(key: string, expectedRevision: number): Promise<KeyValue> {
     return this.track(this.deleteOp, () => this.inner.delete(key, expectedRevision));
   }
 
-  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void): WatchHandle {
-    return this.inner.watch(prefix, fromRevision, handler);
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  sizeBytes(): number | undefined {
-    return this.inner.sizeBytes?.();
-  }
 }
 
 /**

@@ -12,49 +12,40 @@
  */
 import { StorageError, isStorageError } from '../interface.js';
 import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle } from '../interface.js';
+import { ForwardingBackend } from '../forwarding.js';
 import type { Transformer } from './transformer.js';
 
 /** The transformer of a key's values, or undefined to store them as they are. */
 export type TransformerForKey = (key: string) => Transformer | undefined;
 
 /** The value-transforming wrapper (see the module comment). */
-export class TransformingBackend implements Backend {
+export class TransformingBackend extends ForwardingBackend {
   constructor(
-    private readonly inner: Backend,
+    inner: Backend,
     private readonly transformerFor: TransformerForKey,
-  ) {}
-
-  currentRevision(): number {
-    return this.inner.currentRevision();
+  ) {
+    super(inner);
   }
 
-  compactedRevision(): number {
-    return this.inner.compactedRevision();
-  }
-
-  async get(key: string): Promise<KeyValue | undefined> {
+  override async get(key: string): Promise<KeyValue | undefined> {
     const kv = await this.inner.get(key);
     return kv && this.read(kv);
   }
 
-  async list(prefix: string, opts?: ListOptions): Promise<ListResult> {
+  override async list(prefix: string, opts?: ListOptions): Promise<ListResult> {
     const res = await this.inner.list(prefix, opts);
     return { ...res, kvs: res.kvs.map((kv) => this.read(kv)) };
   }
 
-  count(prefix: string): Promise<number> {
-    return this.inner.count(prefix);
-  }
-
-  create(key: string, value: string): Promise<KeyValue> {
+  override create(key: string, value: string): Promise<KeyValue> {
     return this.write(key, value, (stored) => this.inner.create(key, stored));
   }
 
-  update(key: string, value: string, expectedRevision: number): Promise<KeyValue> {
+  override update(key: string, value: string, expectedRevision: number): Promise<KeyValue> {
     return this.write(key, value, (stored) => this.inner.update(key, stored, expectedRevision));
   }
 
-  async delete(key: string, expectedRevision: number): Promise<KeyValue> {
+  override async delete(key: string, expectedRevision: number): Promise<KeyValue> {
     try {
       return this.read(await this.inner.delete(key, expectedRevision));
     } catch (err) {
@@ -66,7 +57,7 @@ export class TransformingBackend implements Backend {
    * The wrapped watch, each call delivered one microtask later: a write here resolves one promise step
    * after the wrapped write, and the contract wants handlers to run after the writer has resumed.
    */
-  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void): WatchHandle {
+  override watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void): WatchHandle {
     let stopped = false;
     const inner = this.inner.watch(prefix, fromRevision, (events) => {
       const read = events.map((ev) => this.readEvent(ev));
@@ -80,22 +71,6 @@ export class TransformingBackend implements Backend {
         inner.stop();
       },
     };
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  sizeBytes(): number | undefined {
-    return this.inner.sizeBytes?.();
   }
 
   /**
