@@ -3,7 +3,7 @@
  * few calls (value transformation, metrics) and pass the rest through, so each one writes only what
  * it changes and a method added to the contract reaches every wrapper in one place.
  */
-import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle } from './interface.js';
+import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle, WatchOptions } from './interface.js';
 
 /** Forwards every call to `inner` (see the module comment). */
 export class ForwardingBackend implements Backend {
@@ -11,6 +11,10 @@ export class ForwardingBackend implements Backend {
 
   currentRevision(): number {
     return this.inner.currentRevision();
+  }
+
+  fetchCurrentRevision(): Promise<number> {
+    return this.inner.fetchCurrentRevision();
   }
 
   compactedRevision(): number {
@@ -41,8 +45,8 @@ export class ForwardingBackend implements Backend {
     return this.inner.delete(key, expectedRevision);
   }
 
-  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void): WatchHandle {
-    return this.inner.watch(prefix, fromRevision, handler);
+  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void, opts?: WatchOptions): WatchHandle {
+    return this.inner.watch(prefix, fromRevision, handler, opts);
   }
 
   compact(revision: number): Promise<void> {

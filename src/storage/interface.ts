@@ -5,9 +5,17 @@
  * create = txn(mod_revision == 0 → put), update = txn(mod_revision == rev → put), delete = txn(mod_revision
  * == rev → delete), list = range at revision, watch = watch from revision with prev_kv.
  *
- * Revisions: one global counter per backend, starting at 1 for the first write, gap-free and strictly
- * increasing; every create, update and delete takes the next one. The revision of an object is its
+ * Revisions: one global counter per store, strictly increasing; every create, update and delete takes
+ * the next one. A new store starts at its own initial revision: 0 for memory and SQLite (the first
+ * write is 1), 1 for a new etcd cluster (etcd counts its empty state as revision 1, so the first write
+ * is 2). Revisions are gap-free as long as nothing else writes to the store (an etcd cluster shared
+ * with other clients leaves gaps, as it does upstream). The revision of an object is its
  * `modRevision`, which the API server exposes as `metadata.resourceVersion`.
+ *
+ * A remote store (etcd) is shared with other API servers, so what one process knows of it lags:
+ * {@link Backend.currentRevision} is what this process has seen, {@link Backend.fetchCurrentRevision}
+ * asks the store, and a watch reports progress so a cache can tell it has caught up with a revision
+ * that touched none of its keys (ADR 20).
  *
  * Keys look like `/registry/<group>/<resource>/<namespace>/<name>` (or without namespace); listing and
  * watching take a prefix that ends in `/`.
@@ -75,16 +83,50 @@ export interface ListResult {
   remaining: number;
 }
 
-/** A running watch; `stop()` ends it and no handler call follows. */
+/** A running watch. */
 export interface WatchHandle {
+  /** Ends the watch; no handler, progress or error call follows. */
   stop(): void;
+  /**
+   * Asks for a progress notification (etcd's `WatchProgressRequest`): {@link WatchOptions.onProgress}
+   * is called with a revision R once every change under the prefix up to R has been delivered. R is
+   * at least what the store held when it answered; a backend may answer late (etcd answers only a
+   * watch that has caught up), so a caller still waiting asks again later.
+   */
+  requestProgress(): void;
+}
+
+/** Optional callbacks of {@link Backend.watch}. */
+export interface WatchOptions {
+  /** Progress: every change up to `revision` has been delivered (see {@link WatchHandle.requestProgress}). */
+  onProgress?: (revision: number) => void;
+  /**
+   * The watch ended on its own and cannot resume: `Compacted` when the store compacted history it
+   * still had to deliver (it fell behind while disconnected), `Internal` otherwise. No call follows.
+   * Memory and SQLite watches never end on their own.
+   */
+  onError?: (err: StorageError) => void;
 }
 
 /** A storage backend. All methods may throw {@link StorageError}. */
 export interface Backend {
-  /** Current revision (0 before the first write). */
+  /**
+   * The newest revision this process has seen the store reach: the store's own revision for memory
+   * and SQLite (their only writer is this process), for etcd the highest revision in any answer or
+   * watch event so far (another API server may have written since). The initial revision before the
+   * first write (see the module comment).
+   */
   currentRevision(): number;
-  /** Highest compacted revision (0 if never compacted): history at or below it is gone. */
+  /**
+   * The store's current revision, asked from the store (a linearizable read for etcd, upstream's
+   * `GetCurrentResourceVersion`): what a consistent read must wait for. Also raises
+   * {@link currentRevision}. Throws `Internal` when the store cannot be reached.
+   */
+  fetchCurrentRevision(): Promise<number>;
+  /**
+   * Highest compacted revision this process knows of (0 if never compacted): history at or below it
+   * is gone.
+   */
   compactedRevision(): number;
   /** The current version of `key`, or undefined. */
   get(key: string): Promise<KeyValue | undefined>;
@@ -108,11 +150,13 @@ export interface Backend {
   /**
    * Calls `handler` with every change under `prefix` with revision > `fromRevision`, in revision
    * order, with no gap and no duplicate: first the retained history after `fromRevision`, then live
-   * changes as they commit. Events committed together may arrive in one call. Throws `Compacted` when
-   * `fromRevision` < the compacted revision (the history it needs is gone), `FutureRevision` when it is
-   * beyond the current revision.
+   * changes as they commit. Events committed together may arrive in one call; a handler runs only
+   * after every write of this backend that took a revision it carries has resolved. Throws `Compacted`
+   * when `fromRevision` < the compacted revision (the history it needs is gone), `FutureRevision` when
+   * it is beyond {@link currentRevision}. A watch that later ends on its own reports it through
+   * `opts.onError`.
    */
-  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void): WatchHandle;
+  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void, opts?: WatchOptions): WatchHandle;
   /** Drops history at or below `revision` (never the live version of a key). */
   compact(revision: number): Promise<void>;
   /** Resolves once every write accepted so far is durable. */

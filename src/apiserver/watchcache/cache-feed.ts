@@ -4,14 +4,22 @@
  * resources rather than one per resource prefix, because it is also the freshness clock: after it has
  * delivered revision R, every cache holds every change up to R, whatever resource R changed. That is
  * what a consistent read needs (upstream's "consistent reads from cache", KEP-2340, waits for the
- * cache to reach etcd's current revision by a progress notification; in one process the feed's own
- * stream is that notification).
+ * cache to reach etcd's current revision by a progress notification; the feed asks its storage
+ * watch for one when a revision it waits for has not arrived as a change, which happens when the store
+ * is shared and the revision changed nothing under `/registry/`).
+ *
+ * When the storage watch ends on its own (etcd compacted history it had not delivered, after a long
+ * disconnection), every cache is listed again and replaced, and the watch restarts after the listing,
+ * as upstream's reflector relists; a failed relisting is tried again after {@link RELIST_RETRY_MS}.
  */
 import type { KubeObject } from '../../api/index.js';
-import type { Backend, WatchHandle, WatchEvent as StorageEvent } from '../../storage/interface.js';
-import type { Clock } from '../../util/clock/index.js';
+import type { Backend, KeyValue, WatchHandle, WatchEvent as StorageEvent } from '../../storage/interface.js';
+import type { Clock, Timer } from '../../util/clock/index.js';
 import type { EventWindowSizing } from './event-window.js';
 import { WatchCache } from './watch-cache.js';
+
+/** Delay before a failed relisting (see the module comment) is tried again, in milliseconds. */
+export const RELIST_RETRY_MS = 1_000;
 
 /** The key prefix all resources live under. */
 export const REGISTRY_PREFIX = '/registry/';
@@ -37,6 +45,10 @@ export class CacheFeed {
   private handle: WatchHandle | undefined;
   private observed = 0;
   private waiters: Waiter[] = [];
+  /** A progress notification was asked for and has not come yet. */
+  private progressAsked = false;
+  private stopped = false;
+  private relistTimer: Timer | undefined;
 
   /**
    * @param clock times the changes, for sizing each cache's event window
@@ -93,15 +105,43 @@ export class CacheFeed {
 
   /** Lists every resource into its cache, then starts the storage watch after the oldest listing. */
   async start(): Promise<void> {
+    await this.listAndWatch((cache, res) => cache.prime(res.kvs, res.revision));
+  }
+
+  /**
+   * Lists every cache's prefix and hands each listing to `load`, then watches from the oldest
+   * listing's revision.
+   */
+  private async listAndWatch(load: (cache: WatchCache, res: { kvs: readonly KeyValue[]; revision: number }) => void): Promise<void> {
     let from = Infinity;
     for (const [prefix, cache] of this.caches) {
       const res = await this.backend.list(prefix);
-      cache.prime(res.kvs, res.revision);
+      load(cache, res);
       from = Math.min(from, res.revision);
     }
     if (from === Infinity) from = this.backend.currentRevision();
-    this.observed = from;
-    this.handle = this.backend.watch(REGISTRY_PREFIX, from, (events) => this.onEvents(events));
+    if (this.stopped) return;
+    this.advance(from);
+    this.progressAsked = false;
+    this.handle = this.backend.watch(REGISTRY_PREFIX, from, (events) => this.onEvents(events), {
+      onProgress: (revision) => {
+        this.progressAsked = false;
+        this.advance(revision);
+      },
+      onError: () => {
+        this.handle = undefined;
+        this.relist();
+      },
+    });
+  }
+
+  /** Replaces every cache from a new listing and watches again (see the module comment). */
+  private relist(): void {
+    if (this.stopped) return;
+    this.listAndWatch((cache, res) => cache.replace(res.kvs, res.revision)).catch(() => {
+      if (this.stopped) return;
+      this.relistTimer = this.clock.setTimer(RELIST_RETRY_MS, () => this.relist());
+    });
   }
 
   /** The revision up to which every change has been applied to the caches. */
@@ -115,7 +155,16 @@ export class CacheFeed {
    */
   waitUntilFresh(rv: number): Promise<void> {
     if (this.observed >= rv) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ rv, resolve }));
+    const waiting = new Promise<void>((resolve) => this.waiters.push({ rv, resolve }));
+    this.askProgress();
+    return waiting;
+  }
+
+  /** Asks the storage watch for a progress notification, unless one is already on its way. */
+  private askProgress(): void {
+    if (this.progressAsked || !this.handle) return;
+    this.progressAsked = true;
+    this.handle.requestProgress();
   }
 
   /**
@@ -128,6 +177,8 @@ export class CacheFeed {
 
   /** Stops the storage watch and ends every watcher. */
   stop(): void {
+    this.stopped = true;
+    this.relistTimer?.stop();
     this.handle?.stop();
     this.handle = undefined;
     for (const cache of this.caches.values()) cache.closeWatchers();
@@ -140,8 +191,17 @@ export class CacheFeed {
         this.caches.get(prefix)?.apply(ev);
         if (this.pending.size > 0) this.pending.get(prefix)?.push(ev);
       }
-      this.observed = ev.kv.modRevision;
+      this.advance(ev.kv.modRevision);
     }
+    // A progress answer can fall short of a waiter (the store moved on meanwhile); ask again now that
+    // the watch moved, never from the answer itself, which an in-process store gives in a microtask.
+    if (this.waiters.length > 0) this.askProgress();
+  }
+
+  /** Every change up to `revision` has been applied: releases the waiters it satisfies. */
+  private advance(revision: number): void {
+    if (revision <= this.observed) return;
+    this.observed = revision;
     if (this.waiters.length === 0) return;
     const ready = this.waiters.filter((w) => w.rv <= this.observed);
     if (ready.length === 0) return;

@@ -121,6 +121,20 @@ export class WatchCache {
     this.window.reset(revision);
   }
 
+  /**
+   * Replaces every object with those listed at `revision` (the feed relisted after its storage watch
+   * ended, as upstream's watch cache `Replace`s on a reflector relist): objects not listed are dropped,
+   * the event window restarts at `revision`, and every watcher is ended, to watch again from its last
+   * resourceVersion (410 Expired if that is older than `revision`, and the client relists).
+   */
+  replace(kvs: readonly KeyValue[], revision: number): void {
+    this.closeWatchers();
+    const listed = new Set(kvs.map((kv) => kv.key));
+    for (const key of [...this.objects.keys()]) if (!listed.has(key)) this.deleteObject(key);
+    this.unreadable.clear();
+    this.prime(kvs, revision);
+  }
+
   /** The revision this cache is current at: every change up to it has been applied. */
   get revision(): number {
     return Math.max(this.primedAt, this.observed());

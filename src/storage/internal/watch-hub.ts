@@ -12,10 +12,12 @@
  * by the cursor (no duplicate). Backends publish in revision order.
  *
  * Handlers are called from a microtask, never inside `watch()`, `publish()` or a write; one call
- * carries everything queued for the watcher since its previous call.
+ * carries everything queued for the watcher since its previous call. A progress request is answered
+ * from the same microtask with the cursor, after the queued events: every change up to the cursor has
+ * then been delivered.
  */
 
-import type { WatchEvent, WatchHandle } from '../interface.js';
+import type { WatchEvent, WatchHandle, WatchOptions } from '../interface.js';
 
 /** The watchers of one backend. */
 export class WatchHub {
@@ -25,8 +27,8 @@ export class WatchHub {
    * Registers a watcher of `prefix` and queues `history` for it: the changes under `prefix` with
    * revision in (fromRevision, upTo], in order. Live changes above `upTo` follow via {@link publish}.
    */
-  add(prefix: string, history: readonly WatchEvent[], upTo: number, handler: (events: WatchEvent[]) => void): WatchHandle {
-    const watcher = new Watcher(prefix, upTo, handler, (w) => this.watchers.delete(w));
+  add(prefix: string, history: readonly WatchEvent[], upTo: number, handler: (events: WatchEvent[]) => void, opts: WatchOptions = {}): WatchHandle {
+    const watcher = new Watcher(prefix, upTo, handler, opts.onProgress, (w) => this.watchers.delete(w));
     this.watchers.add(watcher);
     watcher.enqueue(history);
     return watcher;
@@ -47,12 +49,14 @@ class Watcher implements WatchHandle {
   private outbox: WatchEvent[] = [];
   private scheduled = false;
   private stopped = false;
+  private progressRequested = false;
 
   constructor(
     private readonly prefix: string,
     /** Highest revision offered to this watcher; see the module comment. */
     private cursor: number,
     private readonly handler: (events: WatchEvent[]) => void,
+    private readonly onProgress: ((revision: number) => void) | undefined,
     private readonly onStop: (w: Watcher) => void,
   ) {}
 
@@ -69,9 +73,13 @@ class Watcher implements WatchHandle {
   enqueue(events: readonly WatchEvent[]): void {
     if (this.stopped || events.length === 0) return;
     for (const event of events) this.outbox.push(event);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(() => this.deliver());
+    this.schedule();
+  }
+
+  requestProgress(): void {
+    if (this.stopped || !this.onProgress) return;
+    this.progressRequested = true;
+    this.schedule();
   }
 
   stop(): void {
@@ -81,11 +89,22 @@ class Watcher implements WatchHandle {
     this.onStop(this);
   }
 
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.deliver());
+  }
+
   private deliver(): void {
     this.scheduled = false;
-    if (this.stopped || this.outbox.length === 0) return;
-    const batch = this.outbox;
-    this.outbox = [];
-    this.handler(batch);
+    if (this.stopped) return;
+    if (this.outbox.length > 0) {
+      const batch = this.outbox;
+      this.outbox = [];
+      this.handler(batch);
+    }
+    if (!this.progressRequested || this.stopped) return;
+    this.progressRequested = false;
+    this.onProgress?.(this.cursor);
   }
 }

@@ -17,7 +17,7 @@
  * a watcher in one call, after the writers' promises resolved.
  */
 
-import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle } from '../interface.js';
+import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle, WatchOptions } from '../interface.js';
 import {
   checkWatchStart,
   closedError,
@@ -52,6 +52,14 @@ export class MemoryBackend implements Backend {
 
   currentRevision(): number {
     return this.revision;
+  }
+
+  /** The current revision: this process is the store's only writer. */
+  fetchCurrentRevision(): Promise<number> {
+    return settle(() => {
+      this.assertOpen('');
+      return this.revision;
+    });
   }
 
   compactedRevision(): number {
@@ -121,7 +129,7 @@ export class MemoryBackend implements Backend {
    * synchronous step with `upTo` = the current revision, which already counts writes whose events are
    * still unpublished; {@link WatchHub} skips those when they are published, see its module comment.
    */
-  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void): WatchHandle {
+  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void, opts?: WatchOptions): WatchHandle {
     this.assertOpen(prefix);
     checkWatchStart(prefix, fromRevision, this.compacted, this.revision);
     const history: WatchEvent[] = [];
@@ -129,7 +137,7 @@ export class MemoryBackend implements Backend {
       const event = this.log[i] as WatchEvent;
       if (event.kv.key.startsWith(prefix)) history.push(event);
     }
-    return this.hub.add(prefix, history, this.revision, handler);
+    return this.hub.add(prefix, history, this.revision, handler, opts);
   }
 
   /**

@@ -44,7 +44,7 @@
  */
 
 import type { StorageError } from '../interface.js';
-import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle } from '../interface.js';
+import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle, WatchOptions } from '../interface.js';
 import {
   checkWatchStart,
   closedError,
@@ -188,6 +188,14 @@ export class SqliteBackend implements Backend {
     return this.revision;
   }
 
+  /** The current revision: this process is the store's only writer. */
+  fetchCurrentRevision(): Promise<number> {
+    return settle(() => {
+      this.assertOpen('');
+      return this.revision;
+    });
+  }
+
   compactedRevision(): number {
     return this.compacted;
   }
@@ -266,11 +274,11 @@ export class SqliteBackend implements Backend {
   }
 
   /** Starts a watch; see "Watch hand-over" in the module comment. */
-  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void): WatchHandle {
+  watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void, opts?: WatchOptions): WatchHandle {
     this.assertOpen(prefix);
     checkWatchStart(prefix, fromRevision, this.compacted, this.revision);
     const rows = fromRevision < this.revision ? this.stmts.history.all(fromRevision, this.revision, prefix, prefixEnd(prefix) ?? MAX_KEY) : [];
-    return this.hub.add(prefix, rows.map(rowToEvent), this.revision, handler);
+    return this.hub.add(prefix, rows.map(rowToEvent), this.revision, handler, opts);
   }
 
   /**

@@ -11,7 +11,7 @@
  * compaction and watch ordering are the wrapped backend's, untouched.
  */
 import { StorageError, isStorageError } from '../interface.js';
-import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle } from '../interface.js';
+import type { Backend, KeyValue, ListOptions, ListResult, WatchEvent, WatchHandle, WatchOptions } from '../interface.js';
 import { ForwardingBackend } from '../forwarding.js';
 import type { Transformer } from './transformer.js';
 
@@ -57,19 +57,32 @@ export class TransformingBackend extends ForwardingBackend {
    * The wrapped watch, each call delivered one microtask later: a write here resolves one promise step
    * after the wrapped write, and the contract wants handlers to run after the writer has resumed.
    */
-  override watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void): WatchHandle {
+  override watch(prefix: string, fromRevision: number, handler: (events: WatchEvent[]) => void, opts: WatchOptions = {}): WatchHandle {
     let stopped = false;
-    const inner = this.inner.watch(prefix, fromRevision, (events) => {
-      const read = events.map((ev) => this.readEvent(ev));
+    // Progress and errors follow the events delivered before them, so they take the same extra step.
+    const later = (fn: () => void) =>
       queueMicrotask(() => {
-        if (!stopped) handler(read);
+        if (!stopped) fn();
       });
-    });
+    const { onProgress, onError } = opts;
+    const inner = this.inner.watch(
+      prefix,
+      fromRevision,
+      (events) => {
+        const read = events.map((ev) => this.readEvent(ev));
+        later(() => handler(read));
+      },
+      {
+        onProgress: onProgress && ((revision) => later(() => onProgress(revision))),
+        onError: onError && ((err) => later(() => onError(err))),
+      },
+    );
     return {
       stop: () => {
         stopped = true;
         inner.stop();
       },
+      requestProgress: () => inner.requestProgress(),
     };
   }
 

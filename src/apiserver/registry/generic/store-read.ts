@@ -38,13 +38,28 @@ export abstract class ReadStore extends StoreCore {
     return obj;
   }
 
-  /** Waits until the cache serves reads at `rv` (`''`: the backend's current revision; `'0'`: now). */
+  /**
+   * Waits until the cache serves reads at `rv` (`''`: the store's current revision, asked from the
+   * store, since another API server may have written; `'0'`: now). A revision beyond what this process
+   * has seen is checked against the store before it is refused as too large.
+   */
   async waitForResourceVersion(rv: string): Promise<void> {
     if (rv === '0') return;
-    const current = this.opts.backend.currentRevision();
-    const target = parseResourceVersion(rv) ?? current;
+    const asked = parseResourceVersion(rv);
+    const current = await this.storeRevisionCovering(asked);
+    const target = asked ?? current;
     if (target > current) throw tooLargeResourceVersion(target, current);
     await this.opts.feed.waitUntilFresh(target);
+  }
+
+  /**
+   * The store's revision as this process knows it when that already covers `asked`, else as the store
+   * answers (a consistent read, `asked` undefined, always asks).
+   */
+  private storeRevisionCovering(asked: number | undefined): Promise<number> {
+    const { backend } = this.opts;
+    const known = backend.currentRevision();
+    return asked !== undefined && asked <= known ? Promise.resolve(known) : backend.fetchCurrentRevision();
   }
 
   /**
@@ -240,7 +255,7 @@ export abstract class ReadStore extends StoreCore {
         return;
       }
       const from = parseResourceVersion(rv) as number;
-      const current = this.opts.backend.currentRevision();
+      const current = await this.storeRevisionCovering(from);
       if (from > current) throw tooLargeResourceVersion(from, current);
       await this.opts.feed.waitUntilFresh(from);
       if (stopRequested) return closeOnce();
