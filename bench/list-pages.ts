@@ -19,7 +19,7 @@ import { pino } from 'pino';
 import type { KubeList } from '../src/api/index.js';
 import { startCluster, type Cluster } from '../src/cli/cluster.js';
 import { defaultFeatureGate } from '../src/machinery/featuregate/index.js';
-import { newBackend } from '../src/storage/index.js';
+import { openBackend } from '../src/storage/index.js';
 
 /** A scheduled, running pod as the registry stores it (gated, so nothing acts on it). */
 function storedPod(i: number): { key: string; value: string } {
@@ -76,7 +76,7 @@ function storedPod(i: number): { key: string; value: string } {
 }
 
 async function fill(dataDir: string, pods: number): Promise<void> {
-  const backend = newBackend({ type: 'sqlite', path: join(dataDir, 'state.db') });
+  const backend = await openBackend({ type: 'sqlite', path: join(dataDir, 'state.db') });
   for (let i = 0; i < pods; i += 1000) {
     await Promise.all(Array.from({ length: Math.min(1000, pods - i) }, (_, j) => {
       const { key, value } = storedPod(i + j);

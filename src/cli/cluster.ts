@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
-import { newBackend } from '../storage/index.js';
+import { openBackend } from '../storage/index.js';
+import type { BackendOptions } from '../storage/index.js';
 import type { Backend } from '../storage/interface.js';
 import { TransformingBackend } from '../storage/value/index.js';
 import { loadEncryptionConfig } from '../apiserver/encryption/index.js';
@@ -396,8 +397,10 @@ export interface ClusterOptions {
   port?: number;
   /** Directory for the database, the token and the kubeconfig (default ./.kubeplane). */
   dataDir?: string;
-  /** `sqlite` (default; persistent) or `memory`. */
-  datastore?: 'sqlite' | 'memory';
+  /** `sqlite` (default; persistent, in the data directory), `memory`, or `etcd` (see {@link etcd}). */
+  datastore?: 'sqlite' | 'memory' | 'etcd';
+  /** Where etcd is, for `datastore: 'etcd'` (kube-apiserver's `--etcd-*` flags). */
+  etcd?: EtcdFlags;
   /**
    * Whether SQLite's writes run in a worker thread (default true; false runs them on the event loop,
    * for the bench to compare; see src/storage/sqlite/writer.ts).
@@ -429,6 +432,51 @@ export interface ClusterOptions {
   logger: Logger;
 }
 
+/** kube-apiserver's etcd flags. */
+export interface EtcdFlags {
+  /** `--etcd-servers`: client URLs of the members. */
+  servers: string[];
+  /** `--etcd-prefix` (default `/registry`). */
+  prefix?: string;
+  /** `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`: paths of PEM files, for TLS to etcd. */
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+}
+
+/** The prefix the API server's own keys start with (upstream's default `--etcd-prefix`). */
+const REGISTRY = '/registry';
+
+/**
+ * The backend options `--datastore` and the etcd flags select. In etcd, keys are the API server's own,
+ * `/registry/<group>/<resource>/<namespace>/<name>` (`core` for the core group), under
+ * `--etcd-prefix` in place of `/registry`: `/registry/apps/deployments/default/web` by default,
+ * `/team-a/apps/deployments/default/web` for `--etcd-prefix /team-a/registry`; a prefix that does not
+ * end in `/registry` is put before the whole key (`/team-a/registry/apps/…` for `--etcd-prefix /team-a`).
+ * @throws Error when an etcd TLS file cannot be read, or etcd is chosen without `--etcd-servers`
+ */
+export function backendOptions(datastore: 'sqlite' | 'memory' | 'etcd', dataDir: string, clock: Clock, writerThread: boolean | undefined, etcd: EtcdFlags | undefined): BackendOptions {
+  switch (datastore) {
+    case 'memory':
+      return { type: 'memory' };
+    case 'sqlite':
+      return { type: 'sqlite', path: join(dataDir, 'state.db'), clock, writerThread };
+    case 'etcd': {
+      if (!etcd || etcd.servers.length === 0) throw new Error('--datastore etcd needs --etcd-servers');
+      const prefix = (etcd.prefix ?? REGISTRY).replace(/\/+$/, '');
+      const read = (path: string | undefined) => (path === undefined ? undefined : readFileSync(path));
+      const tls = etcd.caFile ?? etcd.certFile ?? etcd.keyFile;
+      return {
+        type: 'etcd',
+        servers: etcd.servers,
+        prefix: prefix.endsWith(REGISTRY) ? prefix.slice(0, -REGISTRY.length) : prefix,
+        clock,
+        ...(tls === undefined ? {} : { tls: { ca: read(etcd.caFile), cert: read(etcd.certFile), key: read(etcd.keyFile) } }),
+      };
+    }
+  }
+}
+
 /** A running `kubeplane up`: the control plane plus its HTTP server and kubeconfig. */
 export interface Cluster extends ControlPlane {
   /** The port the API server listens on. */
@@ -457,7 +505,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const dataDir = resolve(opts.dataDir ?? '.kubeplane');
   ensurePrivateDir(dataDir);
   const datastore = opts.datastore ?? 'sqlite';
-  const stored: Backend = datastore === 'sqlite' ? newBackend({ type: 'sqlite', path: join(dataDir, 'state.db'), clock, writerThread: opts.sqliteWriterThread }) : newBackend({ type: 'memory' });
+  const stored: Backend = await openBackend(backendOptions(datastore, dataDir, clock, opts.sqliteWriterThread, opts.etcd));
   const backend = encryption ? new TransformingBackend(stored, encryption.transformerForKey) : stored;
   if (encryption) log.info({ resources: encryption.resources }, 'encryption at rest enabled');
 

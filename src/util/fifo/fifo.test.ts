@@ -28,3 +28,16 @@ test('Fifo.clear empties the queue', () => {
   q.push('c');
   assert.equal(q.shift(), 'c');
 });
+
+test('Fifo.peek shows the head without removing it', () => {
+  const q = new Fifo<string>();
+  assert.equal(q.peek(), undefined);
+  q.push('a');
+  q.push('b');
+  assert.equal(q.peek(), 'a');
+  assert.equal(q.length, 2);
+  q.shift();
+  assert.equal(q.peek(), 'b');
+  q.shift();
+  assert.equal(q.peek(), undefined);
+});

@@ -28,6 +28,11 @@ export class Fifo<T> {
     this.items.push(item);
   }
 
+  /** The head, left in place, or undefined when empty. */
+  peek(): T | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined;
+  }
+
   /** Removes and returns the head, or undefined when empty. */
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
