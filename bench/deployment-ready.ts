@@ -16,22 +16,24 @@ import { benchDeployment } from './workloads.js';
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Creates a Deployment of `replicas` on a fresh in-process cluster (SQLite) and waits until every pod
- * is Ready. `podStartDelayMs` is the simulated kubelets' container start time (undefined: the default
- * 500 ms + up to 500 ms jitter, as a user sees it; 0: the control plane's own throughput).
+ * Creates a Deployment of `replicas` on a fresh in-process cluster (SQLite, or etcd at `etcdServers`)
+ * and waits until every pod is Ready. `podStartDelayMs` is the simulated kubelets' container start time
+ * (undefined: the default 500 ms + up to 500 ms jitter, as a user sees it; 0: the control plane's own
+ * throughput).
  */
 export async function deploymentToReady(
   replicas: number,
   nodes: number,
   podStartDelayMs?: number,
   kubeletPodEvents = true,
+  etcdServers?: string[],
 ): Promise<{ seconds: number; podsPerSecond: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kubeplane-bench-deploy-'));
   const cluster = await startCluster({
     nodes,
     port: 0,
     dataDir,
-    datastore: 'sqlite',
+    ...(etcdServers ? { datastore: 'etcd', etcd: { servers: etcdServers } } : { datastore: 'sqlite' }),
     logger: pino({ level: 'silent' }),
     ...(podStartDelayMs === undefined ? {} : { podStartDelayMs }),
     kubeletPodEvents,

@@ -8,8 +8,10 @@
  *    Ready, in-process on SQLite, and as a ratio to the raw write rate. Each pod costs several writes
  *    (create, bind, status) plus ReplicaSet/Deployment status updates and events.
  * 4. Rolling update: time for a 25%/25% rolling update of a Ready 1,000- and 10,000-replica Deployment.
- *    Then SQLite's writer thread: five 2,000-replica Deployments rolled out with the writes in a worker
- *    thread and on the event loop, as ratios (./writer-thread.ts).
+ *    Then SQLite against a three-member etcd cluster: the 10,000-replica Deployment on each, and each
+ *    store's raw write rate (./etcd.ts; skipped without etcd). Then SQLite's writer thread: five
+ *    2,000-replica Deployments rolled out with the writes in a worker thread and on the event loop, as
+ *    ratios (./writer-thread.ts).
  * 5. DaemonSet: time to cover 1,000 and 5,000 simulated nodes, and for a rolling update across them
  *    with maxUnavailable 10%.
  * 6. StatefulSet: time for a 1,000-replica Parallel StatefulSet with a claim per pod to be Ready, and
@@ -39,6 +41,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { rawSqliteWrites } from './raw-sqlite.js';
+import { etcdLines } from './etcd.js';
 import { deploymentToReady } from './deployment-ready.js';
 import { rollingUpdate } from './rolling-update.js';
 import { daemonSetCoverage } from './daemonset.js';
@@ -112,6 +115,7 @@ async function main(): Promise<void> {
         `${(r.seconds / r.initialSeconds).toFixed(2)} × the initial rollout of the same Deployment (${r.initialSeconds.toFixed(2)} s)`,
     );
   }
+  for (const l of await etcdLines(10_000, 100)) line(l);
   const [thread, loop] = [writerRunAlone(true, 5, 2_000, 100), writerRunAlone(false, 5, 2_000, 100)];
   for (const l of writerThreadLines(5, 2_000, 100, thread, loop)) line(l);
   for (const nodes of [1_000, 5_000]) {

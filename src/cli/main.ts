@@ -65,7 +65,12 @@ interface UpOptions {
   port: number;
   host: string;
   dataDir: string;
-  datastore: 'sqlite' | 'memory';
+  datastore: 'sqlite' | 'memory' | 'etcd';
+  etcdServers?: string[];
+  etcdPrefix: string;
+  etcdCafile?: string;
+  etcdCertfile?: string;
+  etcdKeyfile?: string;
   podStartDelay?: number;
   kubeletPodEvents: boolean;
   controlPlaneNode?: boolean;
@@ -92,6 +97,18 @@ interface UpOptions {
   secondaryNodeEvictionRate: number;
 }
 
+/** Where `kubeplane up` keeps its state, for the banner. */
+function stateLocation(o: UpOptions): string {
+  switch (o.datastore) {
+    case 'sqlite':
+      return o.dataDir;
+    case 'memory':
+      return 'memory (lost on exit)';
+    case 'etcd':
+      return `etcd at ${(o.etcdServers ?? []).join(',')} under ${o.etcdPrefix}`;
+  }
+}
+
 const program = new Command();
 program.name('kubeplane').description('A Kubernetes workload control plane with simulated nodes.');
 
@@ -102,10 +119,15 @@ program
   .option('--port <port>', 'API server port (0 picks a free one)', intArg(0), 6443)
   .option('--host <host>', 'API server address', '127.0.0.1')
   .option('--data-dir <dir>', 'where the database, token and kubeconfig live', '.kubeplane')
-  .option('--datastore <kind>', 'sqlite (persistent) or memory', (v: string) => {
-    if (v !== 'sqlite' && v !== 'memory') throw new InvalidArgumentError('must be sqlite or memory');
+  .option('--datastore <kind>', 'sqlite (persistent, in --data-dir), memory, or etcd (--etcd-servers)', (v: string) => {
+    if (v !== 'sqlite' && v !== 'memory' && v !== 'etcd') throw new InvalidArgumentError('must be sqlite, memory or etcd');
     return v;
   }, 'sqlite')
+  .option('--etcd-servers <urls>', 'list of etcd servers to connect with (scheme://ip:port), comma separated', (v: string) => v.split(',').map((u) => u.trim()).filter((u) => u !== ''))
+  .option('--etcd-prefix <prefix>', 'the prefix to prepend to all resource paths in etcd', '/registry')
+  .option('--etcd-cafile <file>', 'SSL Certificate Authority file used to secure etcd communication')
+  .option('--etcd-certfile <file>', 'SSL certification file used to secure etcd communication')
+  .option('--etcd-keyfile <file>', 'SSL key file used to secure etcd communication')
   .option('--pod-start-delay <ms>', 'how long a simulated kubelet takes to start a pod, in ms', intArg(0))
   .option('--kubelet-pod-events <bool>', 'whether simulated kubelets record per-pod events (Pulling, Pulled, Created, Started, Killing, FailedMount…); false saves an Event write each in very large runs', boolArg, true)
   .option('--control-plane-node', 'also run a node "control-plane" labelled node-role.kubernetes.io/control-plane and tainted NoSchedule, as kind/kubeadm clusters have')
@@ -169,6 +191,9 @@ program
       host: o.host,
       dataDir: o.dataDir,
       datastore: o.datastore,
+      ...(o.datastore === 'etcd'
+        ? { etcd: { servers: o.etcdServers ?? [], prefix: o.etcdPrefix, caFile: o.etcdCafile, certFile: o.etcdCertfile, keyFile: o.etcdKeyfile } }
+        : {}),
       controlPlaneNode: o.controlPlaneNode === true,
       ...(o.podStartDelay === undefined ? {} : { podStartDelayMs: o.podStartDelay }),
       kubeletPodEvents: o.kubeletPodEvents,
@@ -199,7 +224,7 @@ program
         `  export KUBECONFIG=${cluster.kubeconfigPath}`,
         '  kubectl get nodes',
         '',
-        'Press Ctrl-C to stop; state is kept in ' + (o.datastore === 'sqlite' ? o.dataDir : 'memory (lost on exit)') + '.',
+        'Press Ctrl-C to stop; state is kept in ' + stateLocation(o) + '.',
         '',
       ].join('\n'),
     );
