@@ -51,9 +51,10 @@ export function newNodeObject(name: string, labels: readonly string[], taints: r
 /**
  * A clientset over HTTPS for the cluster of `kubeconfigPath` (its current context), with the
  * context's namespace when it names one.
+ * @throws Error when the kubeconfig cannot be loaded (see `loadKubeconfig`)
  */
-export function clientFromKubeconfig(kubeconfigPath: string, userAgent = 'kubeplane-nodes'): { client: Clientset; namespace: string | undefined; close: () => void } {
-  const conn = loadKubeconfig(kubeconfigPath);
+export async function clientFromKubeconfig(kubeconfigPath: string, userAgent = 'kubeplane-nodes'): Promise<{ client: Clientset; namespace: string | undefined; close: () => void }> {
+  const conn = await loadKubeconfig(kubeconfigPath);
   const transport = new HttpTransport({ ...conn, userAgent });
   return { client: newClientset(transport, { userAgent }), namespace: conn.namespace, close: () => transport.close() };
 }

@@ -1,6 +1,7 @@
 /**
  * Kubeconfig files (client-go tools/clientcmd, `clientcmdapi.Config` v1): writing the one-cluster file
- * `kubeplane up` hands to kubectl, and reading the parts kubeplane's HTTP transport uses.
+ * `kubeplane up` hands to kubectl, and reading any kubeconfig into what kubeplane's HTTP transport
+ * uses, through @kubernetes/client-node's loader.
  *
  * Shape written (see /work/shared/reference/apiserver.md §1.1, tested with kubectl and
  * @kubernetes/client-node):
@@ -14,16 +15,19 @@
  * ```
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type https from 'node:https';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
 import YAML from 'yaml';
+import { realClock } from '../util/clock/index.js';
+import type { Clock } from '../util/clock/index.js';
+import type { HttpTransportOptions } from './http/index.js';
 
-/** What {@link loadKubeconfig} returns: the settings of `HttpTransport`'s constructor plus the namespace. */
-export interface KubeconfigConnection {
-  server: string;
-  token?: string;
-  /** PEM of the cluster's CA. */
-  caData?: string;
-  insecureSkipTLSVerify?: boolean;
+/**
+ * What {@link loadKubeconfig} returns: the settings of `HttpTransport`'s constructor plus the context's
+ * namespace.
+ */
+export interface KubeconfigConnection extends HttpTransportOptions {
   /** The context's default namespace. */
   namespace?: string;
 }
@@ -60,50 +64,71 @@ export function writeKubeconfig(
   chmodSync(path, 0o600);
 }
 
-/** The `field` of the entry named `name` in a kubeconfig list (`{name, cluster: {...}}`); undefined when absent. */
-function findNamed(list: unknown, name: string, field: string): Record<string, unknown> | undefined {
-  if (!Array.isArray(list)) return undefined;
-  const entry = (list as Record<string, unknown>[]).find((e) => e.name === name);
-  if (!entry) return undefined;
-  const value = entry[field];
-  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+/**
+ * The `tokenFile` of user `name` (client-go's field; client-node reads only `token-file` and drops
+ * `tokenFile`), resolved against the kubeconfig's directory as clientcmd resolves it.
+ */
+function tokenFileOf(path: string, name: string): string | undefined {
+  const doc = YAML.parse(readFileSync(path, 'utf8')) as { users?: { name?: string; user?: { tokenFile?: unknown } }[] } | null;
+  const file = doc?.users?.find((u) => u.name === name)?.user?.tokenFile;
+  if (typeof file !== 'string' || file === '') return undefined;
+  return isAbsolute(file) ? file : resolve(dirname(path), file);
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
+/** PEM text of what client-node read (a Buffer of the file or the decoded `-data`). */
+function pem(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  return Buffer.isBuffer(v) ? v.toString('utf8') : undefined;
 }
+
+/** How long headers from {@link KubeconfigConnection.headers} are reused before they are asked for again, in ms. */
+export const AUTH_HEADERS_TTL_MS = 10_000;
 
 /**
- * Reads a kubeconfig and resolves `context` (default: `current-context`) to its cluster and user.
- * File references (`certificate-authority`, `tokenFile`) are read relative to the kubeconfig's
- * directory, as clientcmd does. Throws Error when the context, its cluster or the server is missing.
- * Client certificates are not read (kubeplane authenticates with bearer tokens).
+ * Reads a kubeconfig with @kubernetes/client-node's `KubeConfig` (client-go's clientcmd rules: file
+ * references relative to the kubeconfig, `certificate-authority(-data)`, `client-certificate(-data)`
+ * and `client-key(-data)`, `token` and `tokenFile`, exec credential plugins, auth providers,
+ * `insecure-skip-tls-verify`) and resolves `context` (default: `current-context`) to what
+ * `HttpTransport` needs. The TLS material is read once; the Authorization header is computed by
+ * client-node per request but reused for {@link AUTH_HEADERS_TTL_MS} (an exec plugin's credential is
+ * cached by client-node until it expires; a token file is read again after that, as client-go re-reads
+ * it). `clock` times that reuse (default the real clock).
+ * @throws Error when the file cannot be read or parsed, or the context, its cluster or its server is missing
  */
-export function loadKubeconfig(path: string, context?: string): KubeconfigConnection {
-  const doc = (YAML.parse(readFileSync(path, 'utf8')) ?? {}) as Record<string, unknown>;
-  const contextName = context ?? str(doc['current-context']);
+export async function loadKubeconfig(path: string, context?: string, clock: Clock = realClock): Promise<KubeconfigConnection> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(path);
+  const contextName = context ?? kc.getCurrentContext();
   if (!contextName) throw new Error(`${path}: no context given and no current-context`);
-  const ctx = findNamed(doc.contexts, contextName, 'context');
+  const ctx = kc.getContextObject(contextName);
   if (!ctx) throw new Error(`${path}: context ${JSON.stringify(contextName)} not found`);
-  const clusterName = str(ctx.cluster) ?? '';
-  const cluster = findNamed(doc.clusters, clusterName, 'cluster');
-  if (!cluster) throw new Error(`${path}: cluster ${JSON.stringify(clusterName)} of context ${JSON.stringify(contextName)} not found`);
-  const server = str(cluster.server);
-  if (!server) throw new Error(`${path}: cluster ${JSON.stringify(clusterName)} has no server`);
-  const user = findNamed(doc.users, str(ctx.user) ?? '', 'user') ?? {};
-
-  const relative = (file: string): string => (isAbsolute(file) ? file : resolve(dirname(path), file));
-  const out: KubeconfigConnection = { server };
-  const caB64 = str(cluster['certificate-authority-data']);
-  const caFile = str(cluster['certificate-authority']);
-  if (caB64) out.caData = Buffer.from(caB64, 'base64').toString('utf8');
-  else if (caFile) out.caData = readFileSync(relative(caFile), 'utf8');
-  if (cluster['insecure-skip-tls-verify'] === true) out.insecureSkipTLSVerify = true;
-  const token = str(user.token);
-  const tokenFile = str(user.tokenFile);
-  if (token) out.token = token;
-  else if (tokenFile) out.token = readFileSync(relative(tokenFile), 'utf8').trim();
-  const namespace = str(ctx.namespace);
-  if (namespace) out.namespace = namespace;
+  kc.setCurrentContext(contextName);
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error(`${path}: cluster ${JSON.stringify(ctx.cluster)} of context ${JSON.stringify(contextName)} not found`);
+  if (!cluster.server) throw new Error(`${path}: cluster ${JSON.stringify(cluster.name)} has no server`);
+  const tls: https.RequestOptions = {};
+  await kc.applyToHTTPSOptions(tls);
+  const out: KubeconfigConnection = { server: cluster.server };
+  const ca = pem(tls.ca);
+  const cert = pem(tls.cert);
+  const key = pem(tls.key);
+  if (ca) out.caData = ca;
+  if (cert) out.cert = cert;
+  if (key) out.key = key;
+  if (cluster.skipTLSVerify) out.insecureSkipTLSVerify = true;
+  if (ctx.namespace) out.namespace = ctx.namespace;
+  const tokenFile = tokenFileOf(path, ctx.user);
+  let cached: { at: number; headers: Record<string, string> } | undefined;
+  out.headers = async () => {
+    if (cached && clock.since(cached.at) < AUTH_HEADERS_TTL_MS) return cached.headers;
+    const opts: https.RequestOptions = {};
+    await kc.applyToHTTPSOptions(opts);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') headers[k] = v;
+    if (opts.auth) headers['Authorization'] = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
+    if (tokenFile !== undefined && headers['Authorization'] === undefined) headers['Authorization'] = `Bearer ${readFileSync(tokenFile, 'utf8').trim()}`;
+    cached = { at: clock.now(), headers };
+    return headers;
+  };
   return out;
 }

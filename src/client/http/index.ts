@@ -22,6 +22,14 @@ export interface HttpTransportOptions {
   caData?: string;
   /** Accept any server certificate. */
   insecureSkipTLSVerify?: boolean;
+  /** PEM client certificate and key, for a user that authenticates with one. */
+  cert?: string;
+  key?: string;
+  /**
+   * Headers to add to every request (an Authorization header from an exec credential plugin, say),
+   * asked for before each request; rejects to fail the request.
+   */
+  headers?: () => Promise<Record<string, string>>;
   /** Default `User-Agent`; a request's own `userAgent` wins. */
   userAgent?: string;
 }
@@ -40,6 +48,8 @@ export class HttpTransport implements Transport {
     if (this.base.protocol === 'https:') {
       const tls: https.AgentOptions = { keepAlive: true, rejectUnauthorized: !opts.insecureSkipTLSVerify };
       if (opts.caData) tls.ca = opts.caData;
+      if (opts.cert) tls.cert = opts.cert;
+      if (opts.key) tls.key = opts.key;
       this.agent = new https.Agent(tls);
     } else if (this.base.protocol === 'http:') {
       this.agent = new http.Agent({ keepAlive: true });
@@ -62,9 +72,26 @@ export class HttpTransport implements Transport {
   }
 
   async request(req: RestRequest): Promise<unknown> {
-    const method = METHODS[req.verb];
+    const extra = this.opts.headers ? await this.opts.headers() : {};
+    return this.exchange((onResponse) => this.send(req, METHODS[req.verb], this.url(req), extra, onResponse));
+  }
+
+  /**
+   * GETs a path outside the resource URL space (`/api`, `/apis/apps/v1`: discovery), under the
+   * server's base path; returns the decoded JSON body.
+   * @throws StatusError for a non-2xx answer, Error when the connection fails
+   */
+  async getPath(path: string): Promise<unknown> {
+    const url = new URL(this.base.href);
+    url.pathname = url.pathname.replace(/\/+$/, '') + path;
+    const extra = this.opts.headers ? await this.opts.headers() : {};
+    return this.exchange((onResponse) => this.send({ verb: 'get' }, 'GET', url, extra, onResponse));
+  }
+
+  /** Sends what `open` opens, reads the whole answer, and decodes it; a non-2xx answer throws its StatusError. */
+  private async exchange(open: (onResponse: (res: http.IncomingMessage) => void) => http.ClientRequest): Promise<unknown> {
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const r = this.send(req, method, this.url(req), (res) => {
+      const r = open((res) => {
         res.setEncoding('utf8');
         let text = '';
         res.on('data', (chunk: string) => (text += chunk));
@@ -80,13 +107,31 @@ export class HttpTransport implements Transport {
 
   watch(req: RestRequest, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream {
     let closed = false;
+    let r: http.ClientRequest | undefined;
     const close = (err?: unknown): void => {
       if (closed) return;
       closed = true;
-      r.destroy();
+      r?.destroy();
       onClose(err);
     };
-    const r = this.send(req, 'GET', this.url(req, { watch: 'true' }), (res) => {
+    const start = (extra: Record<string, string>): void => {
+      if (closed) return;
+      r = this.openWatch(req, extra, onEvent, close, () => closed);
+    };
+    if (this.opts.headers) this.opts.headers().then(start, close);
+    else start({});
+    return { stop: () => close() };
+  }
+
+  /** Sends a watch request and feeds its newline-delimited events to `onEvent` until `close`. */
+  private openWatch(
+    req: RestRequest,
+    extra: Record<string, string>,
+    onEvent: (ev: WatchEvent) => void,
+    close: (err?: unknown) => void,
+    isClosed: () => boolean,
+  ): http.ClientRequest {
+    const r = this.send(req, 'GET', this.url(req, { watch: 'true' }), extra, (res) => {
       res.setEncoding('utf8'); // decodes multi-byte characters split across chunks
       if (res.statusCode !== 200) {
         let text = '';
@@ -105,7 +150,7 @@ export class HttpTransport implements Transport {
           return false;
         }
         onEvent(ev);
-        return !closed;
+        return !isClosed();
       };
       res.on('data', (chunk: string) => {
         pending += chunk;
@@ -122,13 +167,14 @@ export class HttpTransport implements Transport {
       res.on('error', (err) => close(err));
     });
     r.on('error', (err) => close(err));
-    return { stop: () => close() };
+    return r;
   }
 
-  private send(req: RestRequest, method: string, url: URL, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest {
+  private send(req: Pick<RestRequest, 'verb' | 'body' | 'patchType' | 'userAgent'>, method: string, url: URL, extra: Record<string, string>, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'User-Agent': req.userAgent ?? this.opts.userAgent ?? DEFAULT_USER_AGENT,
+      ...extra,
     };
     if (this.opts.token) headers.Authorization = `Bearer ${this.opts.token}`;
     let payload: string | undefined;
