@@ -88,6 +88,37 @@ export class RealClock implements Clock {
 /** The process-wide real clock. */
 export const realClock: Clock = new RealClock();
 
+/**
+ * Resolves after `ms` of `clock` time (at once for `ms` ≤ 0), or as soon as `signal` aborts, whichever
+ * comes first; the timer is stopped on abort. For loops that wait between attempts and must stop at
+ * once (leader election, the volume binder's wait).
+ */
+export function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      timer.stop();
+      resolve();
+    };
+    const timer = clock.setTimer(ms, () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Keeps the process running until the returned function is called. The Clock's timers never keep a
+ * process alive (see {@link RealClock.setTimer}); a process whose only work is waiting on them — a
+ * controller manager waiting for its leader Lease, with no server and no open watch — would exit
+ * while it waits. Holds one idle, referenced interval.
+ */
+export function holdProcessOpen(): () => void {
+  const handle = setInterval(() => undefined, MAX_TIMEOUT_MS);
+  return () => clearInterval(handle);
+}
+
 interface FakeTimer {
   at: number;
   seq: number;

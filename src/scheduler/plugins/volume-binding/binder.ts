@@ -29,7 +29,7 @@ import {
   getPersistentVolumeClaimClass,
   isDelayBindingMode,
 } from '../../../machinery/volume/index.js';
-import type { Clock } from '../../../util/clock/index.js';
+import { sleepUnlessAborted, type Clock } from '../../../util/clock/index.js';
 import { AssumeCache, compareResourceVersion } from './assume-cache.js';
 
 /** Filter reason: an unbound delayed claim finds no PV and cannot be provisioned on the node. */
@@ -438,20 +438,4 @@ function safeQuantity(q: string | number | undefined): Quantity | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Resolves after `ms` of `clock` time, or at once when `signal` aborts. */
-function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      timer.stop();
-      resolve();
-    };
-    const timer = clock.setTimer(ms, () => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    });
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
