@@ -9,60 +9,34 @@ import { join, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { openBackend } from '../storage/index.js';
+import { staticDiscovery } from '../client/discovery.js';
+import {
+  ensureDefaultStorageClass,
+  ensureNodes,
+  startControllerManager,
+  startNodeSimulator,
+  startScheduler,
+  type HPAOptions,
+  type NodeLifecycleOptions,
+} from './components.js';
+import type { NodeSimulator } from '../nodes/index.js';
+
+export type { HPAOptions, NodeLifecycleOptions } from './components.js';
 import type { BackendOptions } from '../storage/index.js';
 import type { Backend } from '../storage/interface.js';
 import { TransformingBackend } from '../storage/value/index.js';
 import { loadEncryptionConfig } from '../apiserver/encryption/index.js';
 import { ApiServer, serializedJSON } from '../apiserver/index.js';
+import { LeaseEndpointReconciler } from '../apiserver/endpoint-reconciler.js';
 import { servedStrategies } from '../apiserver/registry/resources/index.js';
 import { startHttpServer } from '../apiserver/http/index.js';
 import { staticTokenAuthenticator, type TokenAuthenticator } from '../apiserver/authn/index.js';
 import { newClientset, type Clientset } from '../client/index.js';
 import { writeKubeconfig } from '../client/kubeconfig.js';
-import { newSharedInformerFactory } from '../informers/index.js';
-import { EventRecorder } from '../client/record/index.js';
-import { REPLICATION_CONTROLLER, ReplicaSetController } from '../controller/replicaset/index.js';
-import { DeploymentController } from '../controller/deployment/index.js';
-import { DaemonSetsController } from '../controller/daemonset/index.js';
-import { StatefulSetController } from '../controller/statefulset/index.js';
-import { JobController } from '../controller/job/index.js';
-import { GarbageCollector } from '../controller/garbagecollector/index.js';
-import { NamespaceController } from '../controller/namespace/index.js';
-import { PodGCController } from '../controller/podgc/index.js';
-import { DisruptionController } from '../controller/disruption/index.js';
-import { TTLAfterFinishedController } from '../controller/ttlafterfinished/index.js';
-import { CronJobController } from '../controller/cronjob/index.js';
-import { HorizontalController, newRESTMapper, type MetricsClient } from '../controller/podautoscaler/index.js';
-import { EndpointsController } from '../controller/endpoint/index.js';
-import { EndpointSliceController } from '../controller/endpointslice/index.js';
-import { ServiceAccountsController } from '../controller/serviceaccount/index.js';
-import { RootCACertPublisher } from '../controller/rootcacertpublisher/index.js';
-import { ResourceQuotaController } from '../controller/resourcequota/index.js';
-import { PersistentVolumeController } from '../controller/volume/persistentvolume/index.js';
-import { SimulatedProvisioner, SIMULATED_PROVISIONER } from '../controller/volume/provisioner/index.js';
-import { PVCProtectionController } from '../controller/volume/pvcprotection/index.js';
-import { PVProtectionController } from '../controller/volume/pvprotection/index.js';
-import { NodeLifecycleController, type NodeLifecycleControllerOptions } from '../controller/nodelifecycle/index.js';
-import { TaintEvictionController, TAINT_EVICTION_CONTROLLER } from '../controller/tainteviction/index.js';
-import { Scheduler } from '../scheduler/index.js';
-import { NodeSimulator, defaultStages } from '../nodes/index.js';
-import type { StorageClass } from '../api/index.js';
-import { isAlreadyExists } from '../machinery/errors/index.js';
 import { realClock, type Clock } from '../util/clock/index.js';
-import { defaultFeatureGate } from '../machinery/featuregate/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { loadOrCreateServiceAccountKey, loadOrCreateServingCerts, newEphemeralCACert } from './certs.js';
 import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files.js';
-
-/**
- * Concurrent event writers of the scheduler: one Scheduled event per pod, each about a different pod,
- * so nothing correlates or rate-limits them. One loop writes one event per storage commit, a few
- * hundred a second on a busy server: a 10,000-pod burst filled the 1,000-event queue and dropped
- * events (client-go's broadcaster drops at 1,000 too, but its writer is not tied to a commit per
- * event). With as many loops as the queue holds events, every queued event is written in the next
- * commit (8 and 64 loops still dropped events in bench:scale); one pod's events share a loop, in order.
- */
-const SCHEDULER_EVENT_WRITERS = 1_000;
 
 /** Options of {@link startControlPlane}. */
 export interface ControlPlaneOptions {
@@ -97,32 +71,6 @@ export interface ControlPlaneOptions {
   serviceAccountKey?: string;
 }
 
-/**
- * kube-controller-manager's `--horizontal-pod-autoscaler-*` flags, durations in ms, plus the metrics
- * source (default: the metrics APIs, read through the API server as from metrics-server; tests
- * inject a fake).
- */
-export interface HPAOptions {
-  /** `--horizontal-pod-autoscaler-sync-period` (15 s). */
-  syncPeriodMs?: number;
-  /** `--horizontal-pod-autoscaler-downscale-stabilization` (5 min). */
-  downscaleStabilizationMs?: number;
-  /** `--horizontal-pod-autoscaler-tolerance` (0.1). */
-  tolerance?: number;
-  /** `--horizontal-pod-autoscaler-cpu-initialization-period` (5 min). */
-  cpuInitializationPeriodMs?: number;
-  /** `--horizontal-pod-autoscaler-initial-readiness-delay` (30 s). */
-  initialReadinessDelayMs?: number;
-  metricsClient?: MetricsClient;
-}
-
-/**
- * kube-controller-manager's node lifecycle flags, durations in ms: `--node-monitor-period`,
- * `--node-monitor-grace-period`, `--node-startup-grace-period`, `--node-eviction-rate`,
- * `--secondary-node-eviction-rate`, `--large-cluster-size-threshold`, `--unhealthy-zone-threshold`.
- */
-export type NodeLifecycleOptions = Omit<NodeLifecycleControllerOptions, 'client' | 'informers' | 'clock' | 'recorder' | 'logger'>;
-
 /** A running control plane without a network face: API server, controllers, scheduler, nodes. */
 export interface ControlPlane {
   /** The in-process API server. */
@@ -135,28 +83,17 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
-/** Concurrent workers per controller, as kube-controller-manager's defaults (controllers.md §1.10). */
-const WORKERS = {
-  replicaSet: 5,
-  replicationController: 5,
-  deployment: 5,
-  gc: 20,
-  namespace: 10,
-  daemonSet: 2,
-  statefulSet: 5,
-  job: 5,
-  cronJob: 5,
-  ttlAfterFinished: 5,
-  horizontalPodAutoscaler: 5,
-  endpoint: 5,
-  endpointSlice: 5,
-  serviceAccount: 1,
-  rootCACertPublisher: 1,
-  resourceQuota: 5,
-  pvcProtection: 1,
-  pvProtection: 1,
-  provisioner: 4,
-};
+/** An API server with every served resource on `backend`. */
+function newApiServer(opts: Pick<ControlPlaneOptions, 'backend' | 'clock' | 'rand' | 'authenticator' | 'serviceAccountKey'>): Promise<ApiServer> {
+  return ApiServer.create({
+    backend: opts.backend,
+    strategies: servedStrategies,
+    clock: opts.clock,
+    rand: opts.rand,
+    ...(opts.authenticator ? { authenticator: opts.authenticator } : {}),
+    ...(opts.serviceAccountKey !== undefined ? { serviceAccountKey: opts.serviceAccountKey } : {}),
+  });
+}
 
 /**
  * Starts the API server on `backend` and every component on in-process transports. Resolves once the
@@ -165,217 +102,43 @@ const WORKERS = {
  * FakeClock and the memory backend.
  */
 export async function startControlPlane(opts: ControlPlaneOptions): Promise<ControlPlane> {
-  const { clock, rand, backend } = opts;
-  const api = await ApiServer.create({
-    backend,
-    strategies: servedStrategies,
-    clock,
-    rand,
-    ...(opts.authenticator ? { authenticator: opts.authenticator } : {}),
-    ...(opts.serviceAccountKey !== undefined ? { serviceAccountKey: opts.serviceAccountKey } : {}),
-  });
+  const { clock, rand } = opts;
+  const api = await newApiServer(opts);
   const controller = new AbortController();
   const signal = controller.signal;
   // Every component and informer listens for the one stop signal; that is not a leak.
   setMaxListeners(0, signal);
   const clientFor = (userAgent: string): Clientset => newClientset(api.inProcessTransport({ userAgent }), { userAgent });
 
-  // kube-controller-manager: one informer factory shared by its controllers, as upstream.
-  const kcmClient = clientFor('kube-controller-manager');
-  const kcmInformers = newSharedInformerFactory(kcmClient, { clock, rand });
-  const logFor = (component: string): Logger => opts.logger.child({ component });
-  const recorder = (component: string): EventRecorder => new EventRecorder(kcmClient, { component, clock, logger: logFor(component) });
-  const replicaSets = new ReplicaSetController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    recorder: recorder('replicaset-controller'),
-    logger: logFor('replicaset-controller'),
+  const context = { clock, rand, logger: opts.logger, signal };
+  const kcm = startControllerManager({
+    ...context,
+    clientFor,
+    discovery: staticDiscovery(() => api.preferredResources()),
+    rootCA: opts.rootCA ?? (await newEphemeralCACert(clock)),
+    ...(opts.hpa ? { hpa: opts.hpa } : {}),
+    ...(opts.nodeLifecycle ? { nodeLifecycle: opts.nodeLifecycle } : {}),
   });
-  const replicationControllers = new ReplicaSetController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    kind: REPLICATION_CONTROLLER,
-    recorder: recorder(REPLICATION_CONTROLLER.component),
-    logger: logFor(REPLICATION_CONTROLLER.component),
+  const scheduler = startScheduler({ ...context, client: clientFor('kube-scheduler') });
+  const kubelets = startNodeSimulator({
+    ...context,
+    client: clientFor('kubelet'),
+    ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
+    ...(opts.kubeletPodEvents === undefined ? {} : { kubeletPodEvents: opts.kubeletPodEvents }),
   });
-  const deployments = new DeploymentController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    recorder: recorder('deployment-controller'),
-    logger: logFor('deployment-controller'),
-  });
-  const daemonSets = new DaemonSetsController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    recorder: recorder('daemonset-controller'),
-    logger: logFor('daemonset-controller'),
-  });
-  const statefulSets = new StatefulSetController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    recorder: recorder('statefulset-controller'),
-    logger: logFor('statefulset-controller'),
-    maxUnavailableStatefulSet: defaultFeatureGate.enabled('MaxUnavailableStatefulSet'),
-  });
-  // `--concurrent-job-syncs` = WORKERS.job.
-  const jobs = new JobController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    recorder: recorder('job-controller'),
-    logger: logFor('job-controller'),
-  });
-  // What discovery lists now; the garbage collector and the namespace controller ask again later, so
-  // resources registered at run time are collected and emptied too.
-  const discoverResources = () => Promise.resolve(api.preferredResources());
-  const gc = new GarbageCollector({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    resources: api.preferredResources(),
-    discoverResources,
-    recorder: recorder('garbage-collector-controller'),
-    logger: logFor('garbage-collector'),
-  });
-  const cronJobs = new CronJobController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    recorder: recorder('cronjob-controller'),
-    logger: logFor('cronjob-controller'),
-  });
-  // Targets are resolved through discovery, so custom resources with a scale subresource can be autoscaled.
-  const horizontalPodAutoscalers = new HorizontalController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    restMapper: newRESTMapper(() => api.preferredResources()),
-    recorder: recorder('horizontal-pod-autoscaler'),
-    logger: logFor('horizontal-pod-autoscaler'),
-    ...opts.hpa,
-  });
-  const ttlAfterFinished = new TTLAfterFinishedController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('ttl-after-finished-controller') });
-  const nodeLifecycle = new NodeLifecycleController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    recorder: recorder('node-controller'),
-    logger: logFor('node-lifecycle-controller'),
-    ...opts.nodeLifecycle,
-  });
-  const taintEviction = new TaintEvictionController({ client: kcmClient, informers: kcmInformers, clock, recorder: recorder(TAINT_EVICTION_CONTROLLER), logger: logFor(TAINT_EVICTION_CONTROLLER) });
-  const podGC = new PodGCController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('pod-garbage-collector') });
-  // Budgets over custom resources with a scale subresource: their controllers are found through discovery.
-  const disruption = new DisruptionController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    restMapper: newRESTMapper(() => api.preferredResources()),
-    recorder: recorder('controllermanager'),
-    logger: logFor('disruption-controller'),
-  });
-  const namespaces = new NamespaceController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    discoverResources,
-    logger: logFor('namespace-controller'),
-  });
-  const endpoints = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
-  const endpointSlices = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
-  const serviceAccounts = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
-  const rootCA = opts.rootCA ?? (await newEphemeralCACert(clock));
-  const rootCACertPublisher = new RootCACertPublisher({ client: kcmClient, informers: kcmInformers, clock, rootCA, logger: logFor('root-ca-cert-publisher') });
-  const resourceQuotas = new ResourceQuotaController({ client: kcmClient, informers: kcmInformers, clock, discoverResources, logger: logFor('resourcequota-controller') });
-  const persistentVolumes = new PersistentVolumeController({
-    client: kcmClient,
-    informers: kcmInformers,
-    clock,
-    recorder: recorder('persistentvolume-controller'),
-    logger: logFor('persistentvolume-binder-controller'),
-  });
-  const pvcProtection = new PVCProtectionController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('persistentvolumeclaim-protection-controller') });
-  const pvProtection = new PVProtectionController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('persistentvolume-protection-controller') });
-
-  // The simulated provisioner runs outside kube-controller-manager, as kind's local-path-provisioner
-  // does: its own client, informers and event source.
-  const provisionerClient = clientFor('local-path-provisioner');
-  const provisionerInformers = newSharedInformerFactory(provisionerClient, { clock, rand });
-  const provisioner = new SimulatedProvisioner({
-    client: provisionerClient,
-    informers: provisionerInformers,
-    clock,
-    recorder: new EventRecorder(provisionerClient, { component: SIMULATED_PROVISIONER, clock, logger: logFor('local-path-provisioner') }),
-    logger: logFor('local-path-provisioner'),
-  });
-
-  const schedClient = clientFor('kube-scheduler');
-  const schedInformers = newSharedInformerFactory(schedClient, { clock, rand });
-  const scheduler = new Scheduler({
-    client: schedClient,
-    informers: schedInformers,
-    clock,
-    rand,
-    recorder: new EventRecorder(schedClient, { component: 'default-scheduler', clock, logger: logFor('default-scheduler'), writers: SCHEDULER_EVENT_WRITERS }),
-  });
-
-  const kubeletClient = clientFor('kubelet');
-  const kubeletInformers = newSharedInformerFactory(kubeletClient, { clock, rand });
-  const nodes = new NodeSimulator({
-    client: kubeletClient,
-    informers: kubeletInformers,
-    clock,
-    rand,
-    logger: logFor('kubelet'),
-    ...(opts.kubeletPodEvents === undefined ? {} : { podEvents: opts.kubeletPodEvents }),
-    // Bound pods become Ready after the delay plus up to as much jitter (kwok's pod-ready stage).
-    ...(opts.podStartDelayMs === undefined ? {} : { stages: defaultStages({ podReadyDelayMs: opts.podStartDelayMs, podReadyJitterMs: opts.podStartDelayMs }) }),
-  });
-
-  const factories = [kcmInformers, schedInformers, kubeletInformers, provisionerInformers];
-  for (const f of factories) f.start();
-  const running = [
-    replicaSets.run(WORKERS.replicaSet, signal),
-    replicationControllers.run(WORKERS.replicationController, signal),
-    deployments.run(WORKERS.deployment, signal),
-    daemonSets.run(WORKERS.daemonSet, signal),
-    statefulSets.run(WORKERS.statefulSet, signal),
-    jobs.run(WORKERS.job, signal),
-    gc.run(WORKERS.gc, signal),
-    namespaces.run(WORKERS.namespace, signal),
-    podGC.run(signal),
-    nodeLifecycle.run(signal),
-    taintEviction.run(signal),
-    disruption.run(signal),
-    ttlAfterFinished.run(WORKERS.ttlAfterFinished, signal),
-    cronJobs.run(WORKERS.cronJob, signal),
-    horizontalPodAutoscalers.run(WORKERS.horizontalPodAutoscaler, signal),
-    endpoints.run(WORKERS.endpoint, signal),
-    endpointSlices.run(WORKERS.endpointSlice, signal),
-    serviceAccounts.run(WORKERS.serviceAccount, signal),
-    rootCACertPublisher.run(WORKERS.rootCACertPublisher, signal),
-    resourceQuotas.run(WORKERS.resourceQuota, signal),
-    persistentVolumes.run(signal),
-    pvcProtection.run(WORKERS.pvcProtection, signal),
-    pvProtection.run(WORKERS.pvProtection, signal),
-    provisioner.run(WORKERS.provisioner, signal),
-    scheduler.run(signal),
-    nodes.run(signal),
-  ];
+  const components = [kcm, scheduler, kubelets];
+  const factories = components.flatMap((c) => c.factories);
+  const running = components.flatMap((c) => c.running);
   await Promise.all(factories.map((f) => f.waitForCacheSync(signal)));
-  await ensureNodes(api, nodes, opts.nodes, opts.controlPlaneNode ?? false);
-  await ensureDefaultStorageClass(api);
+  const admin = clientFor('kubeplane');
+  await ensureNodes(admin, kubelets.nodes, opts.nodes, opts.controlPlaneNode ?? false);
+  await ensureDefaultStorageClass(admin);
 
   let stopped = false;
   return {
     api,
-    client: clientFor('kubeplane'),
-    nodes,
+    client: admin,
+    nodes: kubelets.nodes,
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;
@@ -498,6 +261,87 @@ export interface Cluster extends ControlPlane {
  * anything else starts, so a bad one fails with nothing touched.
  */
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  let plane: ControlPlane | undefined;
+  const serving = await startServing(opts, async (ctx) => {
+    plane = await startControlPlane({
+      backend: ctx.backend,
+      nodes: opts.nodes,
+      clock: ctx.clock,
+      rand: ctx.rand,
+      logger: opts.logger,
+      controlPlaneNode: opts.controlPlaneNode ?? false,
+      authenticator: staticTokenAuthenticator(ctx.token),
+      rootCA: ctx.caCert,
+      serviceAccountKey: ctx.serviceAccountKey,
+      ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
+      ...(opts.kubeletPodEvents === undefined ? {} : { kubeletPodEvents: opts.kubeletPodEvents }),
+      ...(opts.hpa ? { hpa: opts.hpa } : {}),
+      ...(opts.nodeLifecycle ? { nodeLifecycle: opts.nodeLifecycle } : {}),
+    });
+    return plane;
+  });
+  opts.logger.info({ server: serving.server, nodes: opts.nodes, dataDir: serving.dataDir, datastore: serving.datastore }, 'control plane started');
+  const started = plane as ControlPlane;
+  return { ...started, port: serving.port, server: serving.server, kubeconfigPath: serving.kubeconfigPath, token: serving.token, stop: () => serving.stop() };
+}
+
+/** Options of {@link startApiServer}: {@link ClusterOptions} less what the other components take. */
+export type ApiServerOptions = Omit<ClusterOptions, 'nodes' | 'podStartDelayMs' | 'kubeletPodEvents' | 'controlPlaneNode' | 'hpa' | 'nodeLifecycle'>;
+
+/** A running `kubeplane apiserver`. */
+export interface ServingApiServer {
+  api: ApiServer;
+  port: number;
+  /** `https://<host>:<port>`. */
+  server: string;
+  /** The kubeconfig written for this API server (`<data-dir>/kubeconfig`). */
+  kubeconfigPath: string;
+  token: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `kubeplane apiserver`: storage, the API server and its HTTPS endpoint, and no controller,
+ * scheduler or node (those connect with a kubeconfig: `kubeplane controller-manager`, `scheduler`,
+ * `nodes run`). API servers given the same data directory share its CA, serving certificate, token
+ * and service-account key, so one kubeconfig works against each of them; with etcd they share the
+ * state too. Each writes `<data-dir>/kubeconfig` pointing at itself (the last one started wins;
+ * `kubectl --server` reaches another).
+ */
+export async function startApiServer(opts: ApiServerOptions): Promise<ServingApiServer> {
+  let api: ApiServer | undefined;
+  const serving = await startServing(opts, async (ctx) => {
+    api = await newApiServer({ backend: ctx.backend, clock: ctx.clock, rand: ctx.rand, authenticator: staticTokenAuthenticator(ctx.token), serviceAccountKey: ctx.serviceAccountKey });
+    const served = api;
+    return { api: served, stop: () => served.close() };
+  });
+  opts.logger.info({ server: serving.server, dataDir: serving.dataDir, datastore: serving.datastore }, 'API server started');
+  return { api: api as ApiServer, port: serving.port, server: serving.server, kubeconfigPath: serving.kubeconfigPath, token: serving.token, stop: () => serving.stop() };
+}
+
+/** What {@link startServing} hands to the function that makes the API server. */
+interface ServingContext {
+  backend: Backend;
+  token: string;
+  caCert: string;
+  serviceAccountKey: string;
+  clock: Clock;
+  rand: Rand;
+}
+
+/**
+ * The part `kubeplane up` and `kubeplane apiserver` share: the data directory (made 0700, every file
+ * 0600: ./private-files.ts) with its token, serving certificates and service-account key; storage
+ * (wrapped to encrypt the resources an `encryptionProviderConfig` names; the file is loaded before
+ * anything else starts, so a bad one fails with nothing touched); the API server `makeApi` builds on
+ * them; its HTTPS endpoint; its entry in the `kubernetes` Service's Endpoints (./../apiserver/
+ * endpoint-reconciler.ts); and the kubeconfig. Stopping removes the entry, closes the endpoint, then
+ * stops what `makeApi` started, then storage.
+ */
+async function startServing(
+  opts: ApiServerOptions,
+  makeApi: (ctx: ServingContext) => Promise<{ api: ApiServer; stop(): Promise<void> }>,
+): Promise<{ port: number; server: string; kubeconfigPath: string; token: string; dataDir: string; datastore: string; stop(): Promise<void> }> {
   const clock = opts.clock ?? realClock;
   const rand = opts.rand ?? realRand;
   const log = opts.logger;
@@ -512,22 +356,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const token = loadOrCreateToken(dataDir, rand);
   const host = opts.host ?? '127.0.0.1';
   const certs = await loadOrCreateServingCerts(dataDir, [host], clock);
-  const plane = await startControlPlane({
-    backend,
-    nodes: opts.nodes,
-    clock,
-    rand,
-    logger: log,
-    controlPlaneNode: opts.controlPlaneNode ?? false,
-    authenticator: staticTokenAuthenticator(token),
-    rootCA: certs.caCert,
-    serviceAccountKey: loadOrCreateServiceAccountKey(dataDir),
-    ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
-    ...(opts.kubeletPodEvents === undefined ? {} : { kubeletPodEvents: opts.kubeletPodEvents }),
-    ...(opts.hpa ? { hpa: opts.hpa } : {}),
-    ...(opts.nodeLifecycle ? { nodeLifecycle: opts.nodeLifecycle } : {}),
-  });
-  const http = await startHttpServer(plane.api, {
+  const made = await makeApi({ backend, token, caCert: certs.caCert, serviceAccountKey: loadOrCreateServiceAccountKey(dataDir), clock, rand });
+  const http = await startHttpServer(made.api, {
     host,
     port: opts.port ?? 6443,
     token,
@@ -540,73 +370,31 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     ...(opts.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: opts.requestTimeoutMs }),
   });
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
+  const endpoints = new LeaseEndpointReconciler({
+    backend,
+    transport: made.api.inProcessTransport({ userAgent: 'kube-apiserver' }),
+    clock,
+    ip: host,
+    port: http.port,
+    logger: log.child({ component: 'endpoint-reconciler' }),
+  });
+  endpoints.start();
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   writeKubeconfig(kubeconfigPath, { server, token, caData: certs.caCert, clusterName: 'kubeplane', namespace: 'default' });
-  log.info({ server, nodes: opts.nodes, dataDir, datastore }, 'control plane started');
-
   return {
-    ...plane,
     port: http.port,
     server,
     kubeconfigPath,
     token,
+    dataDir,
+    datastore,
     async stop(): Promise<void> {
+      await endpoints.stop();
       await http.close();
-      await plane.stop();
+      await made.stop();
       await backend.close();
     },
   };
-}
-
-/** The node `--control-plane-node` adds: kubeadm's role label and NoSchedule taint, as on kind clusters. */
-export const CONTROL_PLANE_NODE = {
-  name: 'control-plane',
-  labels: { 'node-role.kubernetes.io/control-plane': '' },
-  taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
-};
-
-/**
- * Makes sure nodes `node-1` … `node-<count>` (and `control-plane` when asked) exist, creating the
- * missing ones (a restart finds them in storage and creates nothing), 50 at a time.
- */
-async function ensureNodes(api: ApiServer, nodes: NodeSimulator, count: number, controlPlaneNode: boolean): Promise<void> {
-  const client = newClientset(api.inProcessTransport({ userAgent: 'kubeplane' }));
-  const existing = new Set((await client.core.nodes().list()).items.map((n) => n.metadata?.name));
-  if (controlPlaneNode && !existing.has(CONTROL_PLANE_NODE.name)) await nodes.addNode(CONTROL_PLANE_NODE);
-  const missing = Array.from({ length: count }, (_, i) => `node-${i + 1}`).filter((n) => !existing.has(n));
-  for (let i = 0; i < missing.length; i += 50) {
-    await Promise.all(missing.slice(i, i + 50).map((name) => nodes.addNode({ name })));
-  }
-}
-
-/**
- * kind's default StorageClass, on kubeplane's simulated provisioner: `standard`, annotated default,
- * reclaimPolicy Delete, volumeBindingMode WaitForFirstConsumer.
- */
-export const DEFAULT_STORAGE_CLASS: StorageClass = {
-  apiVersion: 'storage.k8s.io/v1',
-  kind: 'StorageClass',
-  metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
-  provisioner: SIMULATED_PROVISIONER,
-  reclaimPolicy: 'Delete',
-  volumeBindingMode: 'WaitForFirstConsumer',
-};
-
-/**
- * Creates {@link DEFAULT_STORAGE_CLASS} when the store holds no StorageClass at all: on a new
- * cluster. A cluster that already has classes (its own, or `standard` from an earlier start) is left
- * alone, so a user who deletes `standard` but keeps another class does not get it back on restart.
- * (One who deletes every class does, at the next start: an empty store cannot tell.)
- */
-async function ensureDefaultStorageClass(api: ApiServer): Promise<void> {
-  const client = newClientset(api.inProcessTransport({ userAgent: 'kubeplane' }));
-  const existing = await client.storage.storageClasses().list({ limit: 1 });
-  if (existing.items.length > 0) return;
-  try {
-    await client.storage.storageClasses().create(structuredClone(DEFAULT_STORAGE_CLASS));
-  } catch (err) {
-    if (!isAlreadyExists(err)) throw err;
-  }
 }
 
 /** The bearer token lives beside the database so a restart keeps existing kubeconfigs working; mode 0600. */

@@ -1,0 +1,216 @@
+/**
+ * The components as processes of their own, as upstream splits them: `kubeplane controller-manager`,
+ * `kubeplane scheduler` and `kubeplane nodes run` connect to any Kubernetes API server through a
+ * kubeconfig (client-node's loader: certificates, tokens, exec plugins, contexts) over HTTPS. The
+ * controller manager and the scheduler run only while they hold their leader Lease in `kube-system`
+ * (`--leader-elect`, on by default as upstream's): losing it aborts every loop at once and ends the
+ * run, and the process exits, as kube-controller-manager exits on "leaderelection lost"
+ * (k8s.io/kubernetes cmd/kube-controller-manager/app/controllermanager.go, cmd/kube-scheduler/app/server.go).
+ */
+import { setMaxListeners } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import { newClientset, type Clientset } from '../client/index.js';
+import { httpDiscovery } from '../client/discovery.js';
+import { HttpTransport } from '../client/http/index.js';
+import { loadKubeconfig } from '../client/kubeconfig.js';
+import { EventRecorder } from '../client/record/index.js';
+import { DEFAULT_LEASE_NAMESPACE, LeaderElector, newIdentity } from '../controller/leaderelection/index.js';
+import { realClock, type Clock } from '../util/clock/index.js';
+import { realRand, type Rand } from '../util/random/index.js';
+import { newEphemeralCACert } from './certs.js';
+import {
+  ensureNodes,
+  startControllerManager,
+  startNodeSimulator,
+  startScheduler,
+  type HPAOptions,
+  type NodeLifecycleOptions,
+  type RunningComponent,
+} from './components.js';
+
+/** kube-controller-manager's and kube-scheduler's `--leader-elect*` flags, durations in ms. */
+export interface LeaderElectionFlags {
+  /** `--leader-elect` (default true). */
+  leaderElect?: boolean;
+  /** `--leader-elect-lease-duration` (15 s). */
+  leaseDurationMs?: number;
+  /** `--leader-elect-renew-deadline` (10 s). */
+  renewDeadlineMs?: number;
+  /** `--leader-elect-retry-period` (2 s). */
+  retryPeriodMs?: number;
+}
+
+/** What every component process takes. */
+export interface ProcessOptions {
+  /** `--kubeconfig`: the API server to talk to, and as whom. */
+  kubeconfig: string;
+  clock?: Clock;
+  rand?: Rand;
+  logger: Logger;
+}
+
+/** A connection to the API server of a kubeconfig: clientsets by User-Agent over one connection pool. */
+interface Connection {
+  clientFor(userAgent: string): Clientset;
+  transport: HttpTransport;
+  /** PEM of the cluster CA the kubeconfig trusts, if it names one. */
+  caData?: string;
+}
+
+async function connect(kubeconfig: string, clock: Clock): Promise<Connection> {
+  const conn = await loadKubeconfig(kubeconfig, undefined, clock);
+  const transport = new HttpTransport(conn);
+  return { clientFor: (userAgent) => newClientset(transport, { userAgent }), transport, ...(conn.caData ? { caData: conn.caData } : {}) };
+}
+
+/**
+ * Runs `start` while this process leads `name` (or at once with `leaderElect: false`) until `signal`
+ * aborts; resolves true when it stopped on `signal`, false when leadership was lost. The component's
+ * factories are shut down when its signal aborts.
+ */
+async function runLeading(
+  name: string,
+  conn: Connection,
+  flags: LeaderElectionFlags,
+  ctx: { clock: Clock; rand: Rand; logger: Logger },
+  signal: AbortSignal,
+  start: (signal: AbortSignal) => RunningComponent,
+): Promise<boolean> {
+  const runUntil = async (lead: AbortSignal): Promise<void> => {
+    // Every informer and loop of the component listens for it.
+    setMaxListeners(0, lead);
+    const component = start(lead);
+    lead.addEventListener('abort', () => component.factories.forEach((f) => f.shutdown()), { once: true });
+    await Promise.all(component.factories.map((f) => f.waitForCacheSync(lead)));
+    ctx.logger.info({ component: name }, 'caches synced; running');
+    await Promise.allSettled(component.running);
+  };
+  if (flags.leaderElect === false) {
+    await runUntil(signal);
+    return true;
+  }
+  const client = conn.clientFor(`${name}/leader-election`);
+  const identity = newIdentity(hostname(), ctx.rand);
+  const elector = new LeaderElector({
+    client,
+    namespace: DEFAULT_LEASE_NAMESPACE,
+    name,
+    identity,
+    clock: ctx.clock,
+    rand: ctx.rand,
+    ...(flags.leaseDurationMs === undefined ? {} : { leaseDurationMs: flags.leaseDurationMs }),
+    ...(flags.renewDeadlineMs === undefined ? {} : { renewDeadlineMs: flags.renewDeadlineMs }),
+    ...(flags.retryPeriodMs === undefined ? {} : { retryPeriodMs: flags.retryPeriodMs }),
+    onStartedLeading: (lead) => {
+      ctx.logger.info({ component: name, identity }, 'became leader');
+      return runUntil(lead);
+    },
+    onStoppedLeading: () => ctx.logger.info({ component: name, identity }, 'stopped leading'),
+    onNewLeader: (leader) => ctx.logger.info({ component: name, leader }, 'new leader'),
+    eventRecorder: new EventRecorder(client, { component: name, clock: ctx.clock, logger: ctx.logger }),
+    logger: ctx.logger.child({ component: `${name}/leader-election` }),
+  });
+  await elector.run(signal);
+  return signal.aborted;
+}
+
+/** Options of {@link runControllerManager}. */
+export interface ControllerManagerProcessOptions extends ProcessOptions, LeaderElectionFlags {
+  /** `--root-ca-file`: the CA bundle published as `kube-root-ca.crt` (default: the kubeconfig's CA). */
+  rootCAFile?: string;
+  /** `--controllers` (default `['*']`), see `isControllerEnabled`. */
+  controllers?: readonly string[];
+  hpa?: HPAOptions;
+  nodeLifecycle?: NodeLifecycleOptions;
+}
+
+/**
+ * `kubeplane controller-manager`: kube-controller-manager's controllers (and the simulated volume
+ * provisioner) against the API server of the kubeconfig. Resolves true when stopped by `signal`,
+ * false when its leader Lease was lost (the caller exits non-zero).
+ * @throws Error when the kubeconfig cannot be loaded or discovery fails at start
+ */
+export async function runControllerManager(opts: ControllerManagerProcessOptions, signal: AbortSignal): Promise<boolean> {
+  const clock = opts.clock ?? realClock;
+  const rand = opts.rand ?? realRand;
+  const conn = await connect(opts.kubeconfig, clock);
+  try {
+    const discovery = httpDiscovery(conn.transport);
+    await discovery.preferredResources();
+    const rootCA = opts.rootCAFile !== undefined ? readFileSync(opts.rootCAFile, 'utf8') : (conn.caData ?? (await newEphemeralCACert(clock)));
+    return await runLeading('kube-controller-manager', conn, opts, { clock, rand, logger: opts.logger }, signal, (lead) =>
+      startControllerManager({
+        clock,
+        rand,
+        logger: opts.logger,
+        signal: lead,
+        clientFor: (userAgent) => conn.clientFor(userAgent),
+        discovery,
+        rootCA,
+        ...(opts.controllers ? { controllers: opts.controllers } : {}),
+        ...(opts.hpa ? { hpa: opts.hpa } : {}),
+        ...(opts.nodeLifecycle ? { nodeLifecycle: opts.nodeLifecycle } : {}),
+      }),
+    );
+  } finally {
+    conn.transport.close();
+  }
+}
+
+/**
+ * `kubeplane scheduler`: kube-scheduler against the API server of the kubeconfig. Resolves as
+ * {@link runControllerManager}.
+ * @throws Error when the kubeconfig cannot be loaded
+ */
+export async function runScheduler(opts: ProcessOptions & LeaderElectionFlags, signal: AbortSignal): Promise<boolean> {
+  const clock = opts.clock ?? realClock;
+  const rand = opts.rand ?? realRand;
+  const conn = await connect(opts.kubeconfig, clock);
+  try {
+    return await runLeading('kube-scheduler', conn, opts, { clock, rand, logger: opts.logger }, signal, (lead) =>
+      startScheduler({ clock, rand, logger: opts.logger, signal: lead, client: conn.clientFor('kube-scheduler') }),
+    );
+  } finally {
+    conn.transport.close();
+  }
+}
+
+/** Options of {@link runNodes}. */
+export interface NodesProcessOptions extends ProcessOptions {
+  /** Simulated nodes to have: `node-1` … `node-<count>` (existing ones count). */
+  count: number;
+  podStartDelayMs?: number;
+  kubeletPodEvents?: boolean;
+  controlPlaneNode?: boolean;
+}
+
+/**
+ * `kubeplane nodes run`: the simulated kubelets of `count` nodes against the API server of the
+ * kubeconfig, until `signal` aborts. `onReady` is called once the nodes exist.
+ * @throws Error when the kubeconfig cannot be loaded or the nodes cannot be created
+ */
+export async function runNodes(opts: NodesProcessOptions, signal: AbortSignal, onReady?: () => void): Promise<void> {
+  const clock = opts.clock ?? realClock;
+  const rand = opts.rand ?? realRand;
+  const conn = await connect(opts.kubeconfig, clock);
+  try {
+    const kubelets = startNodeSimulator({
+      clock,
+      rand,
+      logger: opts.logger,
+      signal,
+      client: conn.clientFor('kubelet'),
+      ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
+      ...(opts.kubeletPodEvents === undefined ? {} : { kubeletPodEvents: opts.kubeletPodEvents }),
+    });
+    signal.addEventListener('abort', () => kubelets.factories.forEach((f) => f.shutdown()), { once: true });
+    await Promise.all(kubelets.factories.map((f) => f.waitForCacheSync(signal)));
+    await ensureNodes(conn.clientFor('kubeplane'), kubelets.nodes, opts.count, opts.controlPlaneNode ?? false);
+    onReady?.();
+    await Promise.allSettled(kubelets.running);
+  } finally {
+    conn.transport.close();
+  }
+}
