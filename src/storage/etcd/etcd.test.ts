@@ -5,7 +5,14 @@ import type { WatchEvent } from '../interface.js';
 import { isStorageError } from '../interface.js';
 import { runBackendConformance } from '../testing/conformance.js';
 import { EtcdBackend } from './index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { backendOptions } from '../../cli/cluster.js';
+import { realClock } from '../../util/clock/index.js';
+import { openBackend } from '../index.js';
 import { etcdSkipReason, startEtcdCluster } from './testing/members.js';
+import { writeTestPKI } from './testing/pki.js';
 import type { EtcdCluster } from './testing/members.js';
 
 const skip = etcdSkipReason();
@@ -88,6 +95,32 @@ if (skip !== undefined) {
         assert.throws(() => b.watch('/k/', first.modRevision - 1, () => undefined), (e: unknown) => isStorageError(e, 'Compacted'));
       } finally {
         await b.close();
+      }
+    });
+  });
+
+  void describe('etcd backend over TLS (--etcd-cafile, --etcd-certfile, --etcd-keyfile)', () => {
+    void test('with the CA and a client certificate it reads and writes; without the certificate etcd refuses it', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'kubeplane-etcd-tls-'));
+      const pki = await writeTestPKI(dir);
+      const secure = await startEtcdCluster(1, pki);
+      try {
+        assert.match(secure.clientUrls[0] as string, /^https:/);
+        const flags = { servers: secure.clientUrls, caFile: pki.ca, certFile: pki.clientCert, keyFile: pki.clientKey };
+        const backend = await openBackend(backendOptions('etcd', dir, realClock, undefined, flags));
+        try {
+          const kv = await backend.create('/registry/core/configmaps/default/x', 'v');
+          assert.deepEqual(await backend.get('/registry/core/configmaps/default/x'), kv);
+        } finally {
+          await backend.close();
+        }
+        await assert.rejects(
+          openBackend(backendOptions('etcd', dir, realClock, undefined, { servers: secure.clientUrls, caFile: pki.ca })),
+          (err: unknown) => isStorageError(err, 'Internal'),
+        );
+      } finally {
+        await secure.stop();
+        rmSync(dir, { recursive: true, force: true });
       }
     });
   });

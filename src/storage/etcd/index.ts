@@ -21,7 +21,7 @@
  * ADR 20 for how consistent reads ask the store instead.
  */
 
-import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
+import { ExponentialBackoff, handleWhen, noop, retry } from 'cockatiel';
 import { Etcd3, isRecoverableError } from 'etcd3';
 import type { ICompare, IKeyValue, IResponseHeader, ITxnRequest, ITxnResponse } from 'etcd3';
 import { realClock } from '../../util/clock/index.js';
@@ -55,7 +55,7 @@ export interface EtcdBackendOptions {
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Attempts of a call that fails because its member is unreachable (see the client's `faultHandling`). */
-const RETRY_ATTEMPTS = 10;
+const RETRY_ATTEMPTS = 20;
 
 /** The etcd backend (see the module comment). Open it with {@link EtcdBackend.open}. */
 export class EtcdBackend implements Backend {
@@ -86,12 +86,18 @@ export class EtcdBackend implements Backend {
       // Streams (watches) must not time out; unary calls get the deadline, a wall-clock instant for
       // gRPC whatever clock times the rest.
       defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: realClock.now() + timeout }),
-      // A member that went away, or one whose connection is still being re-established after it came
-      // back, fails a call at once (UNAVAILABLE); the call is tried again on another member, for about
-      // 5 s in all (20 ms doubling to 1 s between attempts), so writes go on while one member of three
-      // is down. etcd3's default is 3 attempts with no pause, which can land on the same two members.
+      // A member that went away, one whose connection is still being re-established after it came
+      // back, and one without a leader while the others elect one, fail a call at once (UNAVAILABLE);
+      // the call is tried again on the next member, with a pause of 50 ms growing to 1 s (jittered),
+      // for 20 attempts: about ten seconds, enough for a three-member cluster to elect a new leader and
+      // its clients to reconnect while one member is down. etcd3's default is 3 attempts with no
+      // pause; 10 attempts from 20 ms ran out in 0.7 s under the test suite's load.
+      // etcd3's per-member circuit breaker is off: it opened on the "no leader" answers of an election
+      // too, shut out for 5 s a member that had just come back, and with every member's open, failed
+      // calls at once without a retry.
       faultHandling: {
-        global: retry(handleWhen(isRecoverableError), { maxAttempts: RETRY_ATTEMPTS, backoff: new ExponentialBackoff({ initialDelay: 20, maxDelay: 1_000 }) }),
+        global: retry(handleWhen(isRecoverableError), { maxAttempts: RETRY_ATTEMPTS, backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 1_000 }) }),
+        host: () => noop,
       },
       grpcOptions: { 'grpc.initial_reconnect_backoff_ms': 100, 'grpc.max_reconnect_backoff_ms': 1_000 },
     });

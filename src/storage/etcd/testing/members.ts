@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestPKI } from './pki.js';
 
 /** The etcd binary, if one is installed: `$KUBEPLANE_ETCD_BINARY` or `etcd` on the PATH. */
 export function etcdBinary(): string | undefined {
@@ -69,21 +70,23 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts `size` etcd members (default 1) forming one cluster, with raft timings short enough for tests
- * (heartbeat 10 ms and election timeout 50 ms for one member; 50 ms and 500 ms for several, so a
- * loaded two-core machine does not trigger needless elections; etcd wants the timeout ≥ 5 heartbeats). Resolves once every member serves clients.
+ * Starts `size` etcd members (default 1) forming one cluster, serving clients over TLS with client
+ * certificates required when `tls` is given (peers stay on plain HTTP), with raft timings short enough for tests
+ * (heartbeat 10 ms and election timeout 50 ms for one member, which elects itself; etcd's defaults of
+ * 100 ms and 1 s for several, since shorter ones made members of a loaded two-core machine call
+ * elections over and over; etcd wants the timeout ≥ 5 heartbeats). Resolves once every member serves clients.
  * @throws Error when etcd is not installed or a member exits before it serves
  */
-export async function startEtcdCluster(size = 1): Promise<EtcdCluster> {
+export async function startEtcdCluster(size = 1, tls?: TestPKI): Promise<EtcdCluster> {
   const binary = etcdBinary();
   if (binary === undefined) throw new Error('etcd is not installed');
   const root = mkdtempSync(join(tmpdir(), 'kubeplane-etcd-'));
   const specs: { name: string; clientPort: number; peerPort: number }[] = [];
   for (let i = 0; i < size; i++) specs.push({ name: `m${i}`, clientPort: await freePort(), peerPort: await freePort() });
   const initialCluster = specs.map((s) => `${s.name}=http://127.0.0.1:${s.peerPort}`).join(',');
-  const [heartbeat, electionTimeout] = size === 1 ? [10, 50] : [50, 500];
+  const [heartbeat, electionTimeout] = size === 1 ? [10, 50] : [100, 1000];
   const members = specs.map((spec) => {
-    const clientUrl = `http://127.0.0.1:${spec.clientPort}`;
+    const clientUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${spec.clientPort}`;
     const peerUrl = `http://127.0.0.1:${spec.peerPort}`;
     const args = [
       `--name=${spec.name}`,
@@ -99,6 +102,7 @@ export async function startEtcdCluster(size = 1): Promise<EtcdCluster> {
       // Etcd 3.4.23 (Debian's) answers progress requests out of order, so watches rely on its periodic
       // progress notices (see ../watch.ts); every 100 ms here rather than every 10 minutes.
       '--experimental-watch-progress-notify-interval=100ms',
+      ...(tls ? ['--client-cert-auth', `--trusted-ca-file=${tls.ca}`, `--cert-file=${tls.serverCert}`, `--key-file=${tls.serverKey}`] : []),
       '--logger=zap',
       '--log-outputs=stderr',
     ];
