@@ -311,7 +311,8 @@ function runUntilStopped(logger: Logger, run: (signal: AbortSignal) => Promise<b
     },
     (err: unknown) => {
       release();
-      logger.error({ err }, 'failed');
+      // The message, as upstream's commands print theirs; a stack is for bugs, not for a missing file.
+      process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(1);
     },
   );
