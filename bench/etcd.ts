@@ -9,7 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { Backend } from '../src/storage/index.js';
-import { EtcdBackend } from '../src/storage/index.js';
+import { EtcdBackend } from '../src/storage/etcd/index.js';
 import { etcdSkipReason, startEtcdCluster } from '../src/storage/etcd/testing/members.js';
 import { deploymentToReady } from './deployment-ready.js';
 import { rawSqliteWrites, rawWrites } from './raw-sqlite.js';

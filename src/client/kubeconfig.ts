@@ -17,7 +17,6 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type https from 'node:https';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import YAML from 'yaml';
 import { realClock } from '../util/clock/index.js';
 import type { Clock } from '../util/clock/index.js';
@@ -96,6 +95,9 @@ export const AUTH_HEADERS_TTL_MS = 10_000;
  * @throws Error when the file cannot be read or parsed, or the context, its cluster or its server is missing
  */
 export async function loadKubeconfig(path: string, context?: string, clock: Clock = realClock): Promise<KubeconfigConnection> {
+  // Loaded only here: client-node takes over half a second to import, which `kubeplane up` (which
+  // reads no kubeconfig) would otherwise pay at start-up.
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
   kc.loadFromFile(path);
   const contextName = context ?? kc.getCurrentContext();

@@ -7,11 +7,9 @@ import type { Clock } from '../util/clock/index.js';
 import type { Backend } from './interface.js';
 import { MemoryBackend } from './memory/index.js';
 import { SqliteBackend } from './sqlite/index.js';
-import { EtcdBackend } from './etcd/index.js';
 import type { EtcdBackendOptions } from './etcd/index.js';
 
 export * from './interface.js';
-export { EtcdBackend } from './etcd/index.js';
 export type { EtcdBackendOptions } from './etcd/index.js';
 export { ForwardingBackend } from './forwarding.js';
 export { MemoryBackend } from './memory/index.js';
@@ -38,7 +36,11 @@ export async function openBackend(opts: BackendOptions): Promise<Backend> {
       return new MemoryBackend();
     case 'sqlite':
       return new SqliteBackend({ path: opts.path, clock: opts.clock, writerThread: opts.writerThread });
-    case 'etcd':
+    case 'etcd': {
+      // Loaded only when chosen: etcd3 parses its gRPC protocol at import, a third of a second that
+      // every kubeplane on SQLite would otherwise pay at start-up.
+      const { EtcdBackend } = await import('./etcd/index.js');
       return EtcdBackend.open(opts);
+    }
   }
 }
