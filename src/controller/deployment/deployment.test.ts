@@ -404,7 +404,7 @@ describe('ReplicaFailure', () => {
       failing ? { handled: true, error: newForbidden({ group: '', resource: 'pods' }, '', 'exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2') } : { handled: false },
     );
     await c.settle();
-    const msg = 'pods "" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2';
+    const msg = 'pods is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2';
     const rsCond = (await c.rss())[0]?.status?.conditions?.find((x) => x.type === 'ReplicaFailure');
     assert.deepEqual([rsCond?.status, rsCond?.reason, rsCond?.message], ['True', 'FailedCreate', msg]);
     assert.deepEqual(await condition(c, 'ReplicaFailure'), ['True', 'FailedCreate', msg]);

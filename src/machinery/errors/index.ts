@@ -170,11 +170,19 @@ export function newUnauthorized(message = 'Unauthorized'): StatusError {
   return failure(401, 'Unauthorized', message);
 }
 
-/** 403 Forbidden: `pods "x" is forbidden: <why>`, optionally with causes. */
+/**
+ * 403 Forbidden, worded as upstream's `NewForbidden`: `pods "x" is forbidden: <why>`, `pods is
+ * forbidden: <why>` without a name, `forbidden: <why>` without a resource (a non-resource URL);
+ * optionally with causes. Empty details fields are left out, as their `omitempty` tags do.
+ */
 export function newForbidden(gr: GroupResource, name: string, why: string, causes?: StatusCause[]): StatusError {
-  const details: StatusDetails = { name, group: gr.group, kind: gr.resource };
+  const details: StatusDetails = {};
+  if (name) details.name = name;
+  if (gr.group) details.group = gr.group;
+  if (gr.resource) details.kind = gr.resource;
   if (causes) details.causes = causes;
-  return failure(403, 'Forbidden', `${groupResourceString(gr)} ${goQuote(name)} is forbidden: ${why}`, details);
+  const message = !gr.group && !gr.resource ? `forbidden: ${why}` : name === '' ? `${groupResourceString(gr)} is forbidden: ${why}` : `${groupResourceString(gr)} ${goQuote(name)} is forbidden: ${why}`;
+  return failure(403, 'Forbidden', message, details);
 }
 
 /** 410 Gone. */
