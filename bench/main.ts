@@ -33,6 +33,9 @@
  * 14. Node failure: 100 of 1,000 nodes stop at once under a 1,000-replica Deployment — simulated
  *    seconds (FakeClock) until every evicted pod is Running elsewhere, against the lower bound the
  *    node lifecycle controller's per-zone eviction rate implies. Run alone: `node dist/bench/node-failure.js`.
+ * 15. Authorization: GETs/s as a token user over HTTPS with RBAC against AlwaysAllow in the same run,
+ *    with 1,000 ClusterRoles and 1,000 Roles bound, and the authorizer's decisions/s alone. Run alone:
+ *    `node dist/bench/authorization.js [requests]`.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -54,6 +57,7 @@ import { hpaBenchLine, hpaSyncCost } from './hpa.js';
 import { customResourceBenchLine, customResourceCreates } from './custom-resources.js';
 import { managedFieldsBenchLine, managedFieldsCost } from './managed-fields.js';
 import { nodeFailure, nodeFailureBenchLine } from './node-failure.js';
+import { authorizationBenchLines, authorizationCost } from './authorization.js';
 import { writerRunAlone, writerThreadLines } from './writer-thread.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -144,6 +148,7 @@ async function main(): Promise<void> {
   line(customResourceBenchLine(1_000, await customResourceCreates(1_000)));
   line(managedFieldsBenchLine(500, 6_000, await managedFieldsCost(500, 6_000)));
   line(nodeFailureBenchLine(1_000, 100, 1_000, await nodeFailure(1_000, 100, 1_000)));
+  for (const l of authorizationBenchLines(await authorizationCost(10_000))) line(l);
   line('goals: start-up < 1 s; 10,000 pods Ready < 60 s now, < 10 s (1,000 pods/s) eventually; server RSS < 1 GB during 200 LISTs of 10,000 pods');
 }
 

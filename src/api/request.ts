@@ -54,8 +54,9 @@ export interface RestRequest {
   /** Identity of the caller, for managedFields defaults and audit, e.g. `kube-controller-manager`. */
   userAgent?: string;
   /**
-   * Who sent the request, as the HTTP server authenticated it (self reviews answer for them);
-   * undefined in process, where components act as the cluster admin.
+   * Who sent the request, as the HTTP server authenticated it (after impersonation), or the user an
+   * in-process transport acts as; the self reviews answer for them and RBAC's escalation checks judge
+   * them. Undefined in process otherwise: the server's loopback admin.
    */
   user?: RequestUser;
 }

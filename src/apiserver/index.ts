@@ -24,7 +24,9 @@ import { parseFieldValidation } from './registry/generic/options.js';
 import type { Backend } from '../storage/interface.js';
 import { realClock, type Clock, type Timer } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
-import { newInProcessTransport } from './inprocess.js';
+import { newInProcessTransport, type InProcessTransportOptions } from './inprocess.js';
+import { newServerAuthorizer, rbacGettersOf, type AuthorizationMode } from './authorization.js';
+import type { Authorizer, RuleResolver } from './authz/types.js';
 import { groupResourceString, instrumentBackend, liveServers, type StorageGauges } from './metrics/index.js';
 import { Store, resourcePrefix, type StoreView } from './registry/generic/store.js';
 import { apiVersionOf } from './registry/generic/decode.js';
@@ -67,6 +69,11 @@ export interface ApiServerOptions {
    * false only for `npm run bench` to measure the cost of tracking.
    */
   trackManagedFields?: boolean;
+  /**
+   * `--authorization-mode` (default `['RBAC']`): who may do what, for requests that carry a user (HTTP
+   * requests, in-process transports acting as a user); see ./authorization.ts.
+   */
+  authorizationModes?: readonly AuthorizationMode[];
 }
 
 /** Result of a non-watch request. */
@@ -106,6 +113,10 @@ export class ApiServer implements StorageGauges {
   readonly serviceAccountAuthenticator: TokenAuthenticator;
   /** What TokenReview asks: the configured authenticator, then service-account tokens. */
   private readonly reviewAuthenticator: TokenAuthenticator;
+  /** `--authorization-mode`'s authorizer; also answers SelfSubjectRulesReview. */
+  readonly authorizer: Authorizer & RuleResolver;
+  /** True under `--authorization-mode=AlwaysAllow` (anonymous requests are then refused). */
+  readonly alwaysAllow: boolean;
   /** The `resourcesChanged` hooks of the last add or remove (see {@link resourcesSynced}). */
   private resourcesChanging: Promise<unknown> = Promise.resolve();
 
@@ -117,6 +128,10 @@ export class ApiServer implements StorageGauges {
     this.serviceAccountTokens = new ServiceAccountTokens({ clock: this.clock, rand: this.rand, ...(opts.serviceAccountKey !== undefined ? { privateKeyPem: opts.serviceAccountKey } : {}) });
     this.serviceAccountAuthenticator = this.serviceAccountTokens.authenticator(this.tokenGetter());
     this.reviewAuthenticator = opts.authenticator ? unionAuthenticator(opts.authenticator, this.serviceAccountAuthenticator) : unionAuthenticator(this.serviceAccountAuthenticator);
+    ({ authorizer: this.authorizer, alwaysAllow: this.alwaysAllow } = newServerAuthorizer(
+      opts.authorizationModes ?? ['RBAC'],
+      rbacGettersOf((group, resource) => this.stores.get(storeKey({ group, resource }))),
+    ));
     for (const strategy of this.strategies) {
       if (strategy.view) this.installView(strategy, strategy.view);
       else this.install(strategy, this.feed.addCache(resourcePrefix(strategy.info), rootTypeOf(strategy), onReadOf(strategy)));
@@ -147,6 +162,7 @@ export class ApiServer implements StorageGauges {
         for (const plugin of this.admissionPlugins) await plugin.validateCreate?.(obj, gr, dryRun);
       },
       serviceAccountTokens: this.serviceAccountTokens,
+      authorizer: this.authorizer,
     });
     this.stores.set(storeKey(strategy.info), store);
     this.routes.set(routeKey(strategy.info), withWarning({ store, info: strategy.info }, strategy));
@@ -347,7 +363,7 @@ export class ApiServer implements StorageGauges {
     if (name === undefined) {
       if (req.verb === 'list') return ok(await (own.list ? own.list(ns, query) : store.list(ns, query)));
       if (req.verb === 'create') {
-        if (!own.create) return ok(await store.create(ns, req.body, query, warnings, view, ua), 201);
+        if (!own.create) return ok(await store.create(ns, req.body, query, warnings, view, ua, req.user), 201);
         const res = await own.create({ namespace: ns, body: req.body, query, warnings });
         return ok(res.body, res.code);
       }
@@ -359,8 +375,8 @@ export class ApiServer implements StorageGauges {
       if (req.verb === 'update' || req.verb === 'patch') {
         const res =
           req.verb === 'update'
-            ? await store.update(ns, name, req.body, query, warnings, 'main', view, ua)
-            : await store.patch(ns, name, req.patchType, req.body, query, warnings, 'main', view, ua);
+            ? await store.update(ns, name, req.body, query, warnings, 'main', view, ua, req.user)
+            : await store.patch(ns, name, req.patchType, req.body, query, warnings, 'main', view, ua, req.user);
         return ok(res.obj, res.created ? 201 : 200);
       }
       if (req.verb === 'delete') {
@@ -405,7 +421,7 @@ export class ApiServer implements StorageGauges {
     strategy.defaults(obj);
     const errs = strategy.validate(obj);
     if (errs.length > 0) throw newInvalid({ group: strategy.info.group, kind: '' }, '', errs);
-    const ctx: ReviewContext = { authenticator: this.reviewAuthenticator, ...(user ? { user } : {}) };
+    const ctx: ReviewContext = { authenticator: this.reviewAuthenticator, authorizer: this.authorizer, ...(user ? { user } : {}) };
     return deepFreeze(await (strategy.review as (o: KubeObject, c: ReviewContext) => KubeObject | Promise<KubeObject>)(obj, ctx));
   }
 
@@ -426,8 +442,8 @@ export class ApiServer implements StorageGauges {
    * A Transport running requests through {@link handle} and {@link watch} without serialization;
    * returned objects are the shared frozen ones.
    */
-  inProcessTransport(opts: { userAgent?: string } = {}): Transport {
-    return newInProcessTransport(this, opts.userAgent, this.clock);
+  inProcessTransport(opts: Omit<InProcessTransportOptions, 'clock'> = {}): Transport {
+    return newInProcessTransport(this, { ...opts, clock: this.clock });
   }
 
   /**

@@ -119,6 +119,49 @@ export async function loadOrCreateServingCerts(dataDir: string, hosts: string[],
   return out;
 }
 
+/** A client certificate and its key (PEM), for a kubeconfig's `client-certificate-data` / `client-key-data`. */
+export interface ClientCertificate {
+  cert: string;
+  key: string;
+}
+
+/**
+ * A client certificate for `commonName` (the user) in `organizations` (the groups), signed by the
+ * data directory's cluster CA (`ca.crt`, `ca.key`, made by {@link loadOrCreateServingCerts}), valid
+ * from an hour before `clock.now()` for ten years, for client authentication only — what kubeadm's
+ * `kubeconfig user --client-name` issues. The API server authenticates it as that user and groups
+ * (apiserver/authn/request.ts).
+ * @throws Error when the data directory has no CA yet.
+ */
+export async function issueClientCertificate(dataDir: string, subject: { commonName: string; organizations: string[] }, clock: Clock): Promise<ClientCertificate> {
+  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+  const caPaths = { cert: join(dataDir, 'ca.crt'), key: join(dataDir, 'ca.key') };
+  if (!existsSync(caPaths.cert) || !existsSync(caPaths.key)) throw new Error(`no cluster CA in ${dataDir}: start the cluster once first`);
+  const ca = new x509.X509Certificate(readFileSync(caPaths.cert, 'utf8'));
+  const caKeyDer = Buffer.from(readFileSync(caPaths.key, 'utf8').replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  const caKey = await webcrypto.subtle.importKey('pkcs8', caKeyDer, ALG, false, ['sign']);
+  const keys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
+  // RFC 4514 escaping of the characters a DN gives meaning to (`system:masters` needs none).
+  const escape = (v: string): string => v.replace(/([,+"\\<>;=])/g, '\\$1');
+  const name = [`CN=${escape(subject.commonName)}`, ...subject.organizations.map((o) => `O=${escape(o)}`)].join(', ');
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: name,
+    issuer: ca.subject,
+    notBefore: new Date(clock.now() - 3600_000),
+    notAfter: new Date(clock.now() + VALIDITY_MS),
+    publicKey: keys.publicKey,
+    signingKey: caKey,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+    ],
+  });
+  return { cert: cert.toString('pem') + '\n', key: pemKey(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)) };
+}
+
 /**
  * The service-account signing key, kubeadm's `sa.key` / `sa.pub` in the data directory: an RSA 2048
  * key made on first start and kept, so the tokens issued survive restarts. Returns the private key

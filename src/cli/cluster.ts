@@ -30,12 +30,16 @@ import { ApiServer, serializedJSON } from '../apiserver/index.js';
 import { LeaseEndpointReconciler } from '../apiserver/endpoint-reconciler.js';
 import { servedStrategies } from '../apiserver/registry/resources/index.js';
 import { startHttpServer } from '../apiserver/http/index.js';
-import { staticTokenAuthenticator, type TokenAuthenticator } from '../apiserver/authn/index.js';
+import { staticTokenAuthenticator, unionAuthenticator, type TokenAuthenticator } from '../apiserver/authn/index.js';
+import { tokenFileAuthenticator } from '../apiserver/authn/tokenfile.js';
+import type { AuthorizationMode } from '../apiserver/authorization.js';
+import { newAuditorFromOptions } from '../apiserver/audit/index.js';
 import { newClientset, type Clientset } from '../client/index.js';
-import { writeKubeconfig } from '../client/kubeconfig.js';
+import { kubeconfigText, loadKubeconfig, writeKubeconfig } from '../client/kubeconfig.js';
 import { realClock, type Clock } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
-import { loadOrCreateServiceAccountKey, loadOrCreateServingCerts, newEphemeralCACert } from './certs.js';
+import { CONTROLLER_SERVICE_ACCOUNTS, controllerUser, ensureControllerServiceAccount } from './controller-credentials.js';
+import { issueClientCertificate, loadOrCreateServiceAccountKey, loadOrCreateServingCerts, newEphemeralCACert } from './certs.js';
 import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files.js';
 
 /** Options of {@link startControlPlane}. */
@@ -54,6 +58,14 @@ export interface ControlPlaneOptions {
   logger: Logger;
   /** Who the bearer token is, for TokenReview (`kubeplane up` passes its token's). */
   authenticator?: TokenAuthenticator;
+  /** `--authorization-mode` (default `['RBAC']`). */
+  authorizationModes?: readonly AuthorizationMode[];
+  /**
+   * kube-controller-manager's `--use-service-account-credentials`: each controller acts as its own
+   * service account in kube-system (`system:serviceaccount:kube-system:deployment-controller`…),
+   * authorized by upstream's bootstrap `system:controller:*` role, instead of as the loopback admin.
+   */
+  useServiceAccountCredentials?: boolean;
   /** The HPA controller's settings (kube-controller-manager's flags); unset ones take upstream's defaults. */
   hpa?: HPAOptions;
   /** The node lifecycle controller's settings (kube-controller-manager's `--node-*` flags); unset ones take upstream's defaults. */
@@ -84,13 +96,14 @@ export interface ControlPlane {
 }
 
 /** An API server with every served resource on `backend`. */
-function newApiServer(opts: Pick<ControlPlaneOptions, 'backend' | 'clock' | 'rand' | 'authenticator' | 'serviceAccountKey'>): Promise<ApiServer> {
+function newApiServer(opts: Pick<ControlPlaneOptions, 'backend' | 'clock' | 'rand' | 'authenticator' | 'serviceAccountKey' | 'authorizationModes'>): Promise<ApiServer> {
   return ApiServer.create({
     backend: opts.backend,
     strategies: servedStrategies,
     clock: opts.clock,
     rand: opts.rand,
     ...(opts.authenticator ? { authenticator: opts.authenticator } : {}),
+    ...(opts.authorizationModes ? { authorizationModes: opts.authorizationModes } : {}),
     ...(opts.serviceAccountKey !== undefined ? { serviceAccountKey: opts.serviceAccountKey } : {}),
   });
 }
@@ -111,9 +124,20 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const clientFor = (userAgent: string): Clientset => newClientset(api.inProcessTransport({ userAgent }), { userAgent });
 
   const context = { clock, rand, logger: opts.logger, signal };
+  let clientForController: ((controller: string) => Clientset) | undefined;
+  if (opts.useServiceAccountCredentials) {
+    const root = clientFor('kube-controller-manager');
+    for (const sa of new Set(Object.values(CONTROLLER_SERVICE_ACCOUNTS))) await ensureControllerServiceAccount(root, sa);
+    clientForController = (controller) => {
+      const sa = CONTROLLER_SERVICE_ACCOUNTS[controller] ?? controller;
+      const userAgent = 'kube-controller-manager';
+      return newClientset(api.inProcessTransport({ userAgent, user: controllerUser(sa) }), { userAgent });
+    };
+  }
   const kcm = startControllerManager({
     ...context,
     clientFor,
+    ...(clientForController ? { clientForController } : {}),
     discovery: staticDiscovery(() => api.preferredResources()),
     rootCA: opts.rootCA ?? (await newEphemeralCACert(clock)),
     ...(opts.hpa ? { hpa: opts.hpa } : {}),
@@ -186,10 +210,20 @@ export interface ClusterOptions {
   maxMutatingRequestsInFlight?: number;
   /** `--request-timeout` in ms (default 60 000). */
   requestTimeoutMs?: number;
+  /** `--authorization-mode` (default `['RBAC']`; see apiserver/authorization.ts). */
+  authorizationModes?: AuthorizationMode[];
+  /** `--token-auth-file`: further static bearer tokens, upstream's CSV (apiserver/authn/tokenfile.ts). */
+  tokenAuthFile?: string;
+  /** `--anonymous-auth` (default true; ignored with AlwaysAllow, as upstream resets it). */
+  anonymousAuth?: boolean;
+  /** `--audit-policy-file` and `--audit-log-path` (`-` = standard output): the audit log (apiserver/audit). */
+  audit?: { policyFile: string; logPath: string };
   /** The HPA controller's flags. */
   hpa?: HPAOptions;
   /** The node lifecycle controller's flags. */
   nodeLifecycle?: NodeLifecycleOptions;
+  /** kube-controller-manager's `--use-service-account-credentials` (see {@link ControlPlaneOptions.useServiceAccountCredentials}). */
+  useServiceAccountCredentials?: boolean;
   clock?: Clock;
   rand?: Rand;
   logger: Logger;
@@ -270,7 +304,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       rand: ctx.rand,
       logger: opts.logger,
       controlPlaneNode: opts.controlPlaneNode ?? false,
-      authenticator: staticTokenAuthenticator(ctx.token),
+      authenticator: ctx.authenticator,
+      authorizationModes: ctx.authorizationModes,
+      ...(opts.useServiceAccountCredentials ? { useServiceAccountCredentials: true } : {}),
       rootCA: ctx.caCert,
       serviceAccountKey: ctx.serviceAccountKey,
       ...(opts.podStartDelayMs === undefined ? {} : { podStartDelayMs: opts.podStartDelayMs }),
@@ -286,7 +322,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
 }
 
 /** Options of {@link startApiServer}: {@link ClusterOptions} less what the other components take. */
-export type ApiServerOptions = Omit<ClusterOptions, 'nodes' | 'podStartDelayMs' | 'kubeletPodEvents' | 'controlPlaneNode' | 'hpa' | 'nodeLifecycle'>;
+export type ApiServerOptions = Omit<ClusterOptions, 'nodes' | 'podStartDelayMs' | 'kubeletPodEvents' | 'controlPlaneNode' | 'hpa' | 'nodeLifecycle' | 'useServiceAccountCredentials'>;
 
 /** A running `kubeplane apiserver`. */
 export interface ServingApiServer {
@@ -311,7 +347,7 @@ export interface ServingApiServer {
 export async function startApiServer(opts: ApiServerOptions): Promise<ServingApiServer> {
   let api: ApiServer | undefined;
   const serving = await startServing(opts, async (ctx) => {
-    api = await newApiServer({ backend: ctx.backend, clock: ctx.clock, rand: ctx.rand, authenticator: staticTokenAuthenticator(ctx.token), serviceAccountKey: ctx.serviceAccountKey });
+    api = await newApiServer({ backend: ctx.backend, clock: ctx.clock, rand: ctx.rand, authenticator: ctx.authenticator, authorizationModes: ctx.authorizationModes, serviceAccountKey: ctx.serviceAccountKey });
     const served = api;
     return { api: served, stop: () => served.close() };
   });
@@ -323,6 +359,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ServingApi
 interface ServingContext {
   backend: Backend;
   token: string;
+  /** The static tokens: the cluster's one bearer token and the `--token-auth-file`'s. */
+  authenticator: TokenAuthenticator;
+  authorizationModes: readonly AuthorizationMode[];
   caCert: string;
   serviceAccountKey: string;
   clock: Clock;
@@ -354,15 +393,24 @@ async function startServing(
   if (encryption) log.info({ resources: encryption.resources }, 'encryption at rest enabled');
 
   const token = loadOrCreateToken(dataDir, rand);
+  const tokenFile = opts.tokenAuthFile === undefined ? undefined : tokenFileAuthenticator(opts.tokenAuthFile);
+  const authenticator = tokenFile ? unionAuthenticator(staticTokenAuthenticator(token), tokenFile) : staticTokenAuthenticator(token);
+  const authorizationModes = opts.authorizationModes ?? ['RBAC'];
+  const auditor = opts.audit ? newAuditorFromOptions({ policyFile: opts.audit.policyFile, logPath: opts.audit.logPath }, { clock, onWarning: (w) => log.warn(w) }) : undefined;
   const host = opts.host ?? '127.0.0.1';
   const certs = await loadOrCreateServingCerts(dataDir, [host], clock);
-  const made = await makeApi({ backend, token, caCert: certs.caCert, serviceAccountKey: loadOrCreateServiceAccountKey(dataDir), clock, rand });
+  const made = await makeApi({ backend, token, authenticator, authorizationModes, caCert: certs.caCert, serviceAccountKey: loadOrCreateServiceAccountKey(dataDir), clock, rand });
   const http = await startHttpServer(made.api, {
     host,
     port: opts.port ?? 6443,
     token,
+    ...(tokenFile ? { tokenAuthenticator: tokenFile } : {}),
+    ...(opts.anonymousAuth === undefined ? {} : { anonymousAuth: opts.anonymousAuth }),
+    ...(auditor ? { auditor } : {}),
     clock,
-    tls: { cert: certs.cert, key: certs.key },
+    // Client certificates are verified against the cluster CA, which signs the serving certificate
+    // too (kubeadm's one CA for both).
+    tls: { cert: certs.cert, key: certs.key, clientCA: certs.caCert },
     serializeObject: serializedJSON,
     logger: log.child({ component: 'apiserver' }),
     ...(opts.maxRequestsInFlight === undefined ? {} : { maxRequestsInFlight: opts.maxRequestsInFlight }),
@@ -380,7 +428,10 @@ async function startServing(
   });
   endpoints.start();
   const kubeconfigPath = join(dataDir, 'kubeconfig');
-  writeKubeconfig(kubeconfigPath, { server, token, caData: certs.caCert, clusterName: 'kubeplane', namespace: 'default' });
+  // The admin's kubeconfig authenticates with a client certificate in `kubeadm:cluster-admins`, bound to
+  // cluster-admin, as kubeadm's admin.conf does.
+  const admin = await issueClientCertificate(dataDir, ADMIN_CLIENT, clock);
+  writeKubeconfig(kubeconfigPath, { server, clientCertificate: admin.cert, clientKey: admin.key, caData: certs.caCert, clusterName: 'kubeplane', namespace: 'default' });
   return {
     port: http.port,
     server,
@@ -391,11 +442,29 @@ async function startServing(
     async stop(): Promise<void> {
       await endpoints.stop();
       await http.close();
+      await auditor?.close();
       await made.stop();
       await backend.close();
     },
   };
 }
+
+/**
+ * `kubeplane kubeconfig --user NAME --group G…`: the YAML of a kubeconfig for that user, with a new
+ * client certificate signed by `dataDir`'s cluster CA, for the server and CA of `dataDir`'s kubeconfig.
+ * Cluster `kubeplane`, user NAME, context `NAME@kubeplane`, namespace `default`.
+ * @throws Error when `dataDir` holds no cluster (no CA or kubeconfig yet).
+ */
+export async function userKubeconfig(dataDir: string, user: string, groups: readonly string[], clock: Clock = realClock): Promise<string> {
+  const path = join(resolve(dataDir), 'kubeconfig');
+  if (!existsSync(path)) throw new Error(`no kubeconfig in ${resolve(dataDir)}: start the cluster (kubeplane up) first`);
+  const { server, caData } = await loadKubeconfig(path);
+  const cert = await issueClientCertificate(resolve(dataDir), { commonName: user, organizations: [...groups] }, clock);
+  return kubeconfigText({ server, clientCertificate: cert.cert, clientKey: cert.key, ...(caData ? { caData } : {}), clusterName: 'kubeplane', userName: user, namespace: 'default' });
+}
+
+/** kubeadm's admin identity: `kubernetes-admin` in `kubeadm:cluster-admins` (kubeadm's ClusterAdminsGroupAndClusterRoleBinding). */
+export const ADMIN_CLIENT = { commonName: 'kubernetes-admin', organizations: ['kubeadm:cluster-admins'] };
 
 /** The bearer token lives beside the database so a restart keeps existing kubeconfigs working; mode 0600. */
 function loadOrCreateToken(dataDir: string, rand: Rand): string {

@@ -26,6 +26,7 @@ import { EndpointsController } from '../controller/endpoint/index.js';
 import { EndpointSliceController } from '../controller/endpointslice/index.js';
 import { ServiceAccountsController } from '../controller/serviceaccount/index.js';
 import { RootCACertPublisher } from '../controller/rootcacertpublisher/index.js';
+import { CLUSTER_ROLE_AGGREGATION_WORKERS, ClusterRoleAggregationController } from '../controller/clusterroleaggregation/index.js';
 import { ResourceQuotaController } from '../controller/resourcequota/index.js';
 import { PersistentVolumeController } from '../controller/volume/persistentvolume/index.js';
 import { SimulatedProvisioner, SIMULATED_PROVISIONER } from '../controller/volume/provisioner/index.js';
@@ -127,6 +128,12 @@ export interface ControllerManagerOptions extends ComponentContext {
   nodeLifecycle?: NodeLifecycleOptions;
   /** `--controllers` (default `['*']`): which controllers run, see {@link isControllerEnabled}. */
   controllers?: readonly string[];
+  /**
+   * `--use-service-account-credentials`: the client a controller (by its `--controllers` name) acts
+   * through, as its own service account (./controller-credentials.ts); without it every controller
+   * uses the controller manager's client.
+   */
+  clientForController?: (controller: string) => Clientset;
 }
 
 /**
@@ -157,6 +164,7 @@ export const KNOWN_CONTROLLERS: readonly string[] = [
   'persistentvolume-binder-controller',
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-protection-controller',
+  'clusterrole-aggregation-controller',
 ];
 
 /**
@@ -196,17 +204,17 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
   const kcmClient = opts.clientFor('kube-controller-manager');
   const kcmInformers = newSharedInformerFactory(kcmClient, { clock, rand });
   const logFor = (component: string): Logger => opts.logger.child({ component });
-  const recorder = (component: string): EventRecorder => new EventRecorder(kcmClient, { component, clock, logger: logFor(component) });
+  const recorder = (client: Clientset, component: string): EventRecorder => new EventRecorder(client, { component, clock, logger: logFor(component) });
   const discoverResources = () => opts.discovery.preferredResources();
-  const controllers: [name: string, make: () => () => Promise<unknown>][] = [
+  const controllers: [name: string, make: (client: Clientset) => () => Promise<unknown>][] = [
     [
       'replicaset-controller',
-      () => {
+      (client) => {
         const c = new ReplicaSetController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
-          recorder: recorder('replicaset-controller'),
+          recorder: recorder(client, 'replicaset-controller'),
           logger: logFor('replicaset-controller'),
         });
         return () => c.run(WORKERS.replicaSet, signal);
@@ -214,13 +222,13 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'replicationcontroller-controller',
-      () => {
+      (client) => {
         const c = new ReplicaSetController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
           kind: REPLICATION_CONTROLLER,
-          recorder: recorder(REPLICATION_CONTROLLER.component),
+          recorder: recorder(client, REPLICATION_CONTROLLER.component),
           logger: logFor(REPLICATION_CONTROLLER.component),
         });
         return () => c.run(WORKERS.replicationController, signal);
@@ -228,12 +236,12 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'deployment-controller',
-      () => {
+      (client) => {
         const c = new DeploymentController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
-          recorder: recorder('deployment-controller'),
+          recorder: recorder(client, 'deployment-controller'),
           logger: logFor('deployment-controller'),
         });
         return () => c.run(WORKERS.deployment, signal);
@@ -241,12 +249,12 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'daemonset-controller',
-      () => {
+      (client) => {
         const c = new DaemonSetsController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
-          recorder: recorder('daemonset-controller'),
+          recorder: recorder(client, 'daemonset-controller'),
           logger: logFor('daemonset-controller'),
         });
         return () => c.run(WORKERS.daemonSet, signal);
@@ -255,12 +263,12 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     // `--concurrent-job-syncs` = WORKERS.job.
     [
       'statefulset-controller',
-      () => {
+      (client) => {
         const c = new StatefulSetController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
-          recorder: recorder('statefulset-controller'),
+          recorder: recorder(client, 'statefulset-controller'),
           logger: logFor('statefulset-controller'),
           maxUnavailableStatefulSet: defaultFeatureGate.enabled('MaxUnavailableStatefulSet'),
         });
@@ -271,12 +279,12 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     // resources registered at run time are collected and emptied too.
     [
       'job-controller',
-      () => {
+      (client) => {
         const c = new JobController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
-          recorder: recorder('job-controller'),
+          recorder: recorder(client, 'job-controller'),
           logger: logFor('job-controller'),
         });
         return () => c.run(WORKERS.job, signal);
@@ -284,14 +292,14 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'garbage-collector-controller',
-      () => {
+      (client) => {
         const c = new GarbageCollector({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
           resources: opts.discovery.cached(),
           discoverResources,
-          recorder: recorder('garbage-collector-controller'),
+          recorder: recorder(client, 'garbage-collector-controller'),
           logger: logFor('garbage-collector'),
         });
         return () => c.run(WORKERS.gc, signal);
@@ -300,12 +308,12 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     // Targets are resolved through discovery, so custom resources with a scale subresource can be autoscaled.
     [
       'cronjob-controller',
-      () => {
+      (client) => {
         const c = new CronJobController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
-          recorder: recorder('cronjob-controller'),
+          recorder: recorder(client, 'cronjob-controller'),
           logger: logFor('cronjob-controller'),
         });
         return () => c.run(WORKERS.cronJob, signal);
@@ -313,13 +321,13 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'horizontal-pod-autoscaler-controller',
-      () => {
+      (client) => {
         const c = new HorizontalController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
           restMapper: newRESTMapper(() => opts.discovery.cached()),
-          recorder: recorder('horizontal-pod-autoscaler'),
+          recorder: recorder(client, 'horizontal-pod-autoscaler'),
           logger: logFor('horizontal-pod-autoscaler'),
           ...opts.hpa,
         });
@@ -328,19 +336,19 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'ttl-after-finished-controller',
-      () => {
-        const c = new TTLAfterFinishedController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('ttl-after-finished-controller') });
+      (client) => {
+        const c = new TTLAfterFinishedController({ client, informers: kcmInformers, clock, logger: logFor('ttl-after-finished-controller') });
         return () => c.run(WORKERS.ttlAfterFinished, signal);
       },
     ],
     [
       'node-lifecycle-controller',
-      () => {
+      (client) => {
         const c = new NodeLifecycleController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
-          recorder: recorder('node-controller'),
+          recorder: recorder(client, 'node-controller'),
           logger: logFor('node-lifecycle-controller'),
           ...opts.nodeLifecycle,
         });
@@ -349,28 +357,28 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'taint-eviction-controller',
-      () => {
-        const c = new TaintEvictionController({ client: kcmClient, informers: kcmInformers, clock, recorder: recorder(TAINT_EVICTION_CONTROLLER), logger: logFor(TAINT_EVICTION_CONTROLLER) });
+      (client) => {
+        const c = new TaintEvictionController({ client, informers: kcmInformers, clock, recorder: recorder(client, TAINT_EVICTION_CONTROLLER), logger: logFor(TAINT_EVICTION_CONTROLLER) });
         return () => c.run(signal);
       },
     ],
     // Budgets over custom resources with a scale subresource: their controllers are found through discovery.
     [
       'pod-garbage-collector-controller',
-      () => {
-        const c = new PodGCController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('pod-garbage-collector') });
+      (client) => {
+        const c = new PodGCController({ client, informers: kcmInformers, clock, logger: logFor('pod-garbage-collector') });
         return () => c.run(signal);
       },
     ],
     [
       'disruption-controller',
-      () => {
+      (client) => {
         const c = new DisruptionController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
           restMapper: newRESTMapper(() => opts.discovery.cached()),
-          recorder: recorder('controllermanager'),
+          recorder: recorder(client, 'controllermanager'),
           logger: logFor('disruption-controller'),
         });
         return () => c.run(signal);
@@ -378,9 +386,9 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'namespace-controller',
-      () => {
+      (client) => {
         const c = new NamespaceController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
           discoverResources,
@@ -391,47 +399,47 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'endpoints-controller',
-      () => {
-        const c = new EndpointsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
+      (client) => {
+        const c = new EndpointsController({ client, informers: kcmInformers, clock, logger: logFor('endpoints-controller') });
         return () => c.run(WORKERS.endpoint, signal);
       },
     ],
     [
       'endpointslice-controller',
-      () => {
-        const c = new EndpointSliceController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
+      (client) => {
+        const c = new EndpointSliceController({ client, informers: kcmInformers, clock, logger: logFor('endpointslice-controller') });
         return () => c.run(WORKERS.endpointSlice, signal);
       },
     ],
     [
       'serviceaccount-controller',
-      () => {
-        const c = new ServiceAccountsController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
+      (client) => {
+        const c = new ServiceAccountsController({ client, informers: kcmInformers, clock, logger: logFor('serviceaccount-controller') });
         return () => c.run(WORKERS.serviceAccount, signal);
       },
     ],
     [
       'root-ca-certificate-publisher-controller',
-      () => {
-        const c = new RootCACertPublisher({ client: kcmClient, informers: kcmInformers, clock, rootCA: opts.rootCA, logger: logFor('root-ca-cert-publisher') });
+      (client) => {
+        const c = new RootCACertPublisher({ client, informers: kcmInformers, clock, rootCA: opts.rootCA, logger: logFor('root-ca-cert-publisher') });
         return () => c.run(WORKERS.rootCACertPublisher, signal);
       },
     ],
     [
       'resourcequota-controller',
-      () => {
-        const c = new ResourceQuotaController({ client: kcmClient, informers: kcmInformers, clock, discoverResources, logger: logFor('resourcequota-controller') });
+      (client) => {
+        const c = new ResourceQuotaController({ client, informers: kcmInformers, clock, discoverResources, logger: logFor('resourcequota-controller') });
         return () => c.run(WORKERS.resourceQuota, signal);
       },
     ],
     [
       'persistentvolume-binder-controller',
-      () => {
+      (client) => {
         const c = new PersistentVolumeController({
-          client: kcmClient,
+          client,
           informers: kcmInformers,
           clock,
-          recorder: recorder('persistentvolume-controller'),
+          recorder: recorder(client, 'persistentvolume-controller'),
           logger: logFor('persistentvolume-binder-controller'),
         });
         return () => c.run(signal);
@@ -439,16 +447,23 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
     ],
     [
       'persistentvolumeclaim-protection-controller',
-      () => {
-        const c = new PVCProtectionController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('persistentvolumeclaim-protection-controller') });
+      (client) => {
+        const c = new PVCProtectionController({ client, informers: kcmInformers, clock, logger: logFor('persistentvolumeclaim-protection-controller') });
         return () => c.run(WORKERS.pvcProtection, signal);
       },
     ],
     [
       'persistentvolume-protection-controller',
-      () => {
-        const c = new PVProtectionController({ client: kcmClient, informers: kcmInformers, clock, logger: logFor('persistentvolume-protection-controller') });
+      (client) => {
+        const c = new PVProtectionController({ client, informers: kcmInformers, clock, logger: logFor('persistentvolume-protection-controller') });
         return () => c.run(WORKERS.pvProtection, signal);
+      },
+    ],
+    [
+      'clusterrole-aggregation-controller',
+      (client) => {
+        const c = new ClusterRoleAggregationController({ client, informers: kcmInformers, clock, logger: logFor('clusterrole-aggregation-controller') });
+        return () => c.run(CLUSTER_ROLE_AGGREGATION_WORKERS, signal);
       },
     ],
   ];
@@ -469,7 +484,9 @@ export function startControllerManager(opts: ControllerManagerOptions): RunningC
   // The table and the names `--controllers` accepts are one list.
   if (controllers.map(([name]) => name).join() !== KNOWN_CONTROLLERS.join()) throw new Error('the controller table and KNOWN_CONTROLLERS disagree');
   const enabled = controllers.filter(([name]) => isControllerEnabled(name, opts.controllers ?? ['*']));
-  const runners = enabled.map(([, make]) => make());
+  // With --use-service-account-credentials each controller writes as its own service account; the
+  // shared informers keep the controller manager's credentials, as upstream's do.
+  const runners = enabled.map(([name, make]) => make(opts.clientForController?.(name) ?? kcmClient));
   const factories = [kcmInformers, provisionerInformers];
   for (const f of factories) f.start();
   return {

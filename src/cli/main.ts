@@ -9,7 +9,7 @@ import { createLogger } from './logger.js';
 import { handleError, setFallbackErrorLogger } from '../util/runtime/index.js';
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
-import { startApiServer, startCluster, type ApiServerOptions, type HPAOptions, type NodeLifecycleOptions } from './cluster.js';
+import { startApiServer, startCluster, userKubeconfig, type ApiServerOptions, type HPAOptions, type NodeLifecycleOptions } from './cluster.js';
 import { runControllerManager, runNodes, runScheduler, type LeaderElectionFlags } from './processes.js';
 import { KNOWN_CONTROLLERS, unknownControllerError } from './components.js';
 import { addNode, clientFromKubeconfig, newNodeObject, removeNode, setNodeStopped } from './nodes.js';
@@ -17,6 +17,7 @@ import { setLoad } from './load.js';
 import { parseDuration } from '../machinery/duration/index.js';
 import { holdProcessOpen } from '../util/clock/index.js';
 import { KNOWN_FEATURES, defaultFeatureGate } from '../machinery/featuregate/index.js';
+import { AUTHORIZATION_MODES, parseAuthorizationModes, type AuthorizationMode } from '../apiserver/authorization.js';
 
 function intArg(min: number) {
   return (value: string): number => {
@@ -82,6 +83,11 @@ interface ApiServerFlagValues {
   maxMutatingRequestsInflight: number;
   /** ms */
   requestTimeout: number;
+  authorizationMode: AuthorizationMode[];
+  tokenAuthFile?: string;
+  anonymousAuth: boolean;
+  auditPolicyFile?: string;
+  auditLogPath?: string;
 }
 
 /** Parsed kube-controller-manager flags. */
@@ -101,6 +107,7 @@ interface ControllerManagerFlagValues {
   nodeMonitorGracePeriod: number;
   nodeEvictionRate: number;
   secondaryNodeEvictionRate: number;
+  useServiceAccountCredentials: boolean;
 }
 
 /** Parsed `--leader-elect*` flags (durations in ms). */
@@ -185,12 +192,28 @@ function withApiServerFlags(cmd: Command): Command {
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 TooManyRequests; 0 = no limit', intArg(0), 200)
     .addOption(
       new Option('--request-timeout <duration>', 'time a non-long-running request may take before 504 Timeout, e.g. 60s or 1m30s').argParser(durationArg).default(60_000, '1m0s'),
-    );
+    )
+    .addOption(
+      new Option('--authorization-mode <modes>', `ordered list of plug-ins to do authorization on secure port, comma separated (${AUTHORIZATION_MODES.join(', ')})`)
+        .argParser((v: string) => {
+          try {
+            return parseAuthorizationModes(v);
+          } catch (err) {
+            throw new InvalidArgumentError((err as Error).message);
+          }
+        })
+        .default(['RBAC'], 'RBAC'),
+    )
+    .option('--token-auth-file <file>', 'if set, the file that will be used to secure the secure port of the API server via token authentication (CSV: token,user,uid,"group1,group2")')
+    .addOption(new Option('--anonymous-auth <bool>', 'enables anonymous requests to the secure port of the API server; they get the username system:anonymous and the group system:unauthenticated').argParser(boolArg).default(true, 'true'))
+    .option('--audit-policy-file <file>', 'path to the file that defines the audit policy configuration (audit.k8s.io/v1 Policy)')
+    .option('--audit-log-path <path>', 'if set, all requests coming to the apiserver will be logged to this file (JSON lines); \'-\' means standard out');
 }
 
 /** kube-controller-manager's flags that `up` and `controller-manager` share. */
 function withControllerManagerFlags(cmd: Command): Command {
   return cmd
+    .option('--use-service-account-credentials [bool]', 'if true, use individual service account credentials for each controller', boolArg, false)
     // kube-controller-manager's HPA flags, same names and defaults. A short downscale stabilization is
     // how tests see a scale-down without waiting five minutes.
     .addOption(
@@ -255,13 +278,25 @@ function storageOptions(o: StorageFlagValues): Partial<Pick<ApiServerOptions, 'd
 }
 
 /** The API server part of {@link ClusterOptions} from the parsed kube-apiserver flags. */
-function apiServerOptions(o: ApiServerFlagValues): Partial<Pick<ApiServerOptions, 'maxRequestsInFlight' | 'maxMutatingRequestsInFlight' | 'requestTimeoutMs'>> {
-  return { maxRequestsInFlight: o.maxRequestsInflight, maxMutatingRequestsInFlight: o.maxMutatingRequestsInflight, requestTimeoutMs: o.requestTimeout };
+function apiServerOptions(
+  o: ApiServerFlagValues,
+): Partial<Pick<ApiServerOptions, 'maxRequestsInFlight' | 'maxMutatingRequestsInFlight' | 'requestTimeoutMs' | 'authorizationModes' | 'tokenAuthFile' | 'anonymousAuth' | 'audit'>> {
+  return {
+    maxRequestsInFlight: o.maxRequestsInflight,
+    maxMutatingRequestsInFlight: o.maxMutatingRequestsInflight,
+    requestTimeoutMs: o.requestTimeout,
+    authorizationModes: o.authorizationMode,
+    anonymousAuth: o.anonymousAuth,
+    ...(o.tokenAuthFile === undefined ? {} : { tokenAuthFile: o.tokenAuthFile }),
+    // Upstream audits only with both: a policy and a backend (--audit-log-path).
+    ...(o.auditPolicyFile !== undefined && o.auditLogPath !== undefined ? { audit: { policyFile: o.auditPolicyFile, logPath: o.auditLogPath } } : {}),
+  };
 }
 
 /** The controller manager's settings from the parsed kube-controller-manager flags. */
-function controllerManagerOptions(o: ControllerManagerFlagValues): { hpa: HPAOptions; nodeLifecycle: NodeLifecycleOptions } {
+function controllerManagerOptions(o: ControllerManagerFlagValues): { hpa: HPAOptions; nodeLifecycle: NodeLifecycleOptions; useServiceAccountCredentials: boolean } {
   return {
+    useServiceAccountCredentials: o.useServiceAccountCredentials,
     hpa: {
       syncPeriodMs: o.horizontalPodAutoscalerSyncPeriod,
       downscaleStabilizationMs: o.horizontalPodAutoscalerDownscaleStabilization,
@@ -423,6 +458,16 @@ withLogLevel(withLeaderElectionFlags(scheduler)).action((o: { kubeconfig: string
 });
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
+program
+  .command('kubeconfig')
+  .description('print a kubeconfig for another user of a kubeplane cluster: a client certificate signed by the cluster CA, with the user as CN and each group as O (what kubeadm kubeconfig user does)')
+  .requiredOption('--user <name>', 'the user name (the certificate\'s CN)')
+  .option('--group <group>', 'a group of the user (the certificate\'s O; repeatable)', collect, [])
+  .option('--data-dir <dir>', 'the cluster\'s data directory, with its CA and kubeconfig', '.kubeplane')
+  .action(async (o: { user: string; group: string[]; dataDir: string }) => {
+    process.stdout.write(await userKubeconfig(o.dataDir, o.user, o.group));
+  });
+
 const nodesCommand = program.command('nodes').description('run simulated nodes against any cluster, or add, remove, stop or start those of a running kubeplane cluster');
 const nodesRun = nodesCommand
   .command('run')

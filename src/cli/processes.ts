@@ -13,13 +13,14 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { newClientset, type Clientset } from '../client/index.js';
 import { httpDiscovery } from '../client/discovery.js';
-import { HttpTransport } from '../client/http/index.js';
+import { HttpTransport, type HttpTransportOptions } from '../client/http/index.js';
 import { loadKubeconfig } from '../client/kubeconfig.js';
 import { EventRecorder } from '../client/record/index.js';
 import { DEFAULT_LEASE_NAMESPACE, LeaderElector, newIdentity } from '../controller/leaderelection/index.js';
 import { realClock, type Clock } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { newEphemeralCACert } from './certs.js';
+import { CONTROLLER_SERVICE_ACCOUNTS, controllerTokenSource } from './controller-credentials.js';
 import {
   ensureNodes,
   startControllerManager,
@@ -55,6 +56,8 @@ export interface ProcessOptions {
 interface Connection {
   clientFor(userAgent: string): Clientset;
   transport: HttpTransport;
+  /** The kubeconfig's connection settings. */
+  settings: HttpTransportOptions;
   /** PEM of the cluster CA the kubeconfig trusts, if it names one. */
   caData?: string;
 }
@@ -62,7 +65,7 @@ interface Connection {
 async function connect(kubeconfig: string, clock: Clock): Promise<Connection> {
   const conn = await loadKubeconfig(kubeconfig, undefined, clock);
   const transport = new HttpTransport(conn);
-  return { clientFor: (userAgent) => newClientset(transport, { userAgent }), transport, ...(conn.caData ? { caData: conn.caData } : {}) };
+  return { clientFor: (userAgent) => newClientset(transport, { userAgent }), transport, settings: conn, ...(conn.caData ? { caData: conn.caData } : {}) };
 }
 
 /**
@@ -124,6 +127,36 @@ export interface ControllerManagerProcessOptions extends ProcessOptions, LeaderE
   controllers?: readonly string[];
   hpa?: HPAOptions;
   nodeLifecycle?: NodeLifecycleOptions;
+  /**
+   * `--use-service-account-credentials`: each controller authenticates with a token of its own service
+   * account in kube-system (./controller-credentials.ts), not with the kubeconfig's credentials.
+   */
+  useServiceAccountCredentials?: boolean;
+}
+
+/**
+ * The clients of `--use-service-account-credentials` over HTTP: per controller, a transport to the
+ * same server and CA that sends its service account's token (renewed before it expires) and no
+ * client certificate, which would authenticate first.
+ */
+function serviceAccountClients(conn: Connection, clock: Clock): (controller: string) => Clientset {
+  const server = conn.settings;
+  const tokens = controllerTokenSource(conn.clientFor('kube-controller-manager'), clock);
+  const transports = new Map<string, HttpTransport>();
+  return (controller) => {
+    const sa = CONTROLLER_SERVICE_ACCOUNTS[controller] ?? controller;
+    let transport = transports.get(sa);
+    if (!transport) {
+      transport = new HttpTransport({
+        server: server.server,
+        ...(server.caData ? { caData: server.caData } : {}),
+        ...(server.insecureSkipTLSVerify ? { insecureSkipTLSVerify: true } : {}),
+        headers: async () => ({ authorization: `Bearer ${await tokens(sa)}` }),
+      });
+      transports.set(sa, transport);
+    }
+    return newClientset(transport, { userAgent: 'kube-controller-manager' });
+  };
 }
 
 /**
@@ -147,6 +180,7 @@ export async function runControllerManager(opts: ControllerManagerProcessOptions
         logger: opts.logger,
         signal: lead,
         clientFor: (userAgent) => conn.clientFor(userAgent),
+        ...(opts.useServiceAccountCredentials ? { clientForController: serviceAccountClients(conn, clock) } : {}),
         discovery,
         rootCA,
         ...(opts.controllers ? { controllers: opts.controllers } : {}),

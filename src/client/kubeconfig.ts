@@ -41,26 +41,49 @@ export interface KubeconfigConnection extends HttpTransportOptions {
  */
 export function writeKubeconfig(
   path: string,
-  opts: { server: string; token: string; caData?: string; clusterName?: string; namespace?: string },
+  opts: { server: string; caData?: string; clusterName?: string; namespace?: string; userName?: string } & KubeconfigCredentials,
 ): void {
+  writeFileSync(mkParent(path), kubeconfigText(opts), { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+/** A kubeconfig user's credentials: a bearer token, or a client certificate and key (PEM). */
+export type KubeconfigCredentials = { token: string } | { clientCertificate: string; clientKey: string };
+
+function mkParent(path: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  return path;
+}
+
+/**
+ * The YAML of the kubeconfig {@link writeKubeconfig} writes: one cluster, one user (named `userName`,
+ * default the cluster's name) and one context, current.
+ */
+export function kubeconfigText(
+  opts: { server: string; caData?: string; clusterName?: string; namespace?: string; userName?: string } & KubeconfigCredentials,
+): string {
   const name = opts.clusterName ?? 'kubeplane';
   const cluster: Record<string, unknown> = { server: opts.server };
   if (opts.caData) cluster['certificate-authority-data'] = Buffer.from(opts.caData).toString('base64');
   if (opts.server.startsWith('http://')) cluster['insecure-skip-tls-verify'] = true;
-  const context: Record<string, unknown> = { cluster: name, user: name };
+  const userName = opts.userName ?? name;
+  const contextName = opts.userName === undefined ? name : `${userName}@${name}`;
+  const context: Record<string, unknown> = { cluster: name, user: userName };
   if (opts.namespace) context.namespace = opts.namespace;
+  const user =
+    'token' in opts
+      ? { token: opts.token }
+      : { 'client-certificate-data': Buffer.from(opts.clientCertificate).toString('base64'), 'client-key-data': Buffer.from(opts.clientKey).toString('base64') };
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster }],
-    users: [{ name, user: { token: opts.token } }],
-    contexts: [{ name, context }],
-    'current-context': name,
+    users: [{ name: userName, user }],
+    contexts: [{ name: contextName, context }],
+    'current-context': contextName,
     preferences: {},
   };
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, YAML.stringify(config), { mode: 0o600 });
-  chmodSync(path, 0o600);
+  return YAML.stringify(config);
 }
 
 /**

@@ -12,6 +12,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { kubectlTable, startKubeplane, removeDataDir, type Kubeplane } from './harness.js';
 
@@ -73,7 +74,7 @@ describe('APIServices and reviews with real kubectl', { timeout: 120_000 }, () =
     assert.match(refused.stderr, /spec\.groupPriorityMinimum: Invalid value: 0: must be positive and less than 20000/);
   });
 
-  test('kubectl auth can-i --list prints the admin rules as upstream does for system:masters', async () => {
+  test('kubectl auth can-i --list prints the admin rules as upstream does for kubeadm:cluster-admins', async () => {
     const lines = (await kp.kubectlOk(['auth', 'can-i', '--list'])).trim().split('\n').map((l) => l.trim().split(/\s+/));
     assert.deepEqual(lines.slice(0, 6), [
       ['Resources', 'Non-Resource', 'URLs', 'Resource', 'Names', 'Verbs'],
@@ -90,12 +91,15 @@ describe('APIServices and reviews with real kubectl', { timeout: 120_000 }, () =
     assert.equal((await kp.kubectlOk(['auth', 'can-i', 'create', 'pods'])).trim(), 'yes');
   });
 
-  test('SubjectAccessReview: allowed for kubeplane-admin, not for someone; one without a subject is refused', async () => {
+  test('SubjectAccessReview: allowed for the kubeadm admins and system:masters, not for someone; one without a subject is refused', async () => {
     const sar = (subject: string): string =>
       ['apiVersion: authorization.k8s.io/v1', 'kind: SubjectAccessReview', 'spec:', subject, '  resourceAttributes: {verb: create, resource: pods, namespace: default}'].join('\n');
     const status = async (subject: string): Promise<unknown> =>
       (parseYaml(await kp.kubectlOk(['create', '--validate=false', '-f', '-', '-o', 'yaml'], sar(subject))) as { status: unknown }).status;
-    assert.deepEqual(await status('  user: kubeplane-admin'), { allowed: true });
+    assert.deepEqual(await status('  user: kubernetes-admin\n  groups: [kubeadm:cluster-admins]'), {
+      allowed: true,
+      reason: 'RBAC: allowed by ClusterRoleBinding "kubeadm:cluster-admins" of ClusterRole "cluster-admin" to Group "kubeadm:cluster-admins"',
+    });
     assert.deepEqual(await status('  user: someone'), { allowed: false });
     assert.deepEqual(await status('  user: someone\n  groups: [system:masters]'), { allowed: true });
     assert.equal((await kp.kubectlOk(['create', '--validate=false', '-f', '-'], sar('  user: someone'))).trim(), 'subjectaccessreview.authorization.k8s.io/<unknown> created');
@@ -104,9 +108,8 @@ describe('APIServices and reviews with real kubectl', { timeout: 120_000 }, () =
     assert.equal(refused.stderr.trim(), 'The request is invalid: spec.user: Invalid value: "": at least one of user or group must be specified');
   });
 
-  test("TokenReview: the kubeconfig's token is the admin; a wrong token is not authenticated", async () => {
-    const kubeconfig = parseYaml(readFileSync(kp.kubeconfig, 'utf8')) as { users: { user: { token: string } }[] };
-    const token = kubeconfig.users[0]?.user.token ?? '';
+  test("TokenReview: the data directory's token is the admin; a wrong token is not authenticated", async () => {
+    const token = readFileSync(join(kp.dataDir, 'token'), 'utf8').trim();
     const review = async (t: string): Promise<unknown> =>
       (parseYaml(await kp.kubectlOk(['create', '--validate=false', '-f', '-', '-o', 'yaml'], `apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec: {token: "${t}"}\n`)) as { status: unknown })
         .status;

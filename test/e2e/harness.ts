@@ -229,6 +229,29 @@ export function endpointOf(kp: Kubeplane): { port: number; ca: string; token: st
   return { port: Number(server[1]), ca: readFileSync(join(kp.dataDir, 'ca.crt'), 'utf8'), token: readFileSync(join(kp.dataDir, 'token'), 'utf8').trim() };
 }
 
+/**
+ * A kubeconfig (written in the data directory) for this cluster that authenticates with `token` alone:
+ * beside the admin kubeconfig's client certificate a `--token` is not what authenticates (the
+ * certificate is, as upstream's x509 authenticator runs first). Returns its path.
+ */
+export function tokenKubeconfig(kp: Kubeplane, token: string, name = 'token'): string {
+  const ep = endpointOf(kp);
+  const path = join(kp.dataDir, `kubeconfig-${name}`);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${ep.port}`, 'certificate-authority-data': Buffer.from(ep.ca).toString('base64') } }],
+      users: [{ name: 'u', user: { token } }],
+      contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'c',
+    }),
+    { mode: 0o600 },
+  );
+  return path;
+}
+
 /** A raw answer: status code, headers and body text. */
 export interface HttpResponse {
   status: number;

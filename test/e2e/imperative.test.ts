@@ -157,7 +157,7 @@ describe('kubectl create … (protobuf request bodies) with real kubectl', () =>
     assert.equal(await kp.kubectlOk(['auth', 'can-i', 'list', 'pods']), 'yes\n');
     assert.equal(await kp.kubectlOk(['auth', 'can-i', 'delete', 'deployments', '--all-namespaces']), 'yes\n');
     const whoami = await kp.kubectlOk(['auth', 'whoami']);
-    assert.match(whoami, /Username\s+kubeplane-admin/);
-    assert.match(whoami, /Groups\s+\[system:masters system:authenticated\]/);
+    assert.match(whoami, /Username\s+kubernetes-admin/);
+    assert.match(whoami, /Groups\s+\[kubeadm:cluster-admins system:authenticated\]/);
   });
 });

@@ -9,7 +9,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/api/index.js';
-import { eventually, removeDataDir, startKubeplane, type Kubeplane } from './harness.js';
+import { eventually, removeDataDir, startKubeplane, tokenKubeconfig, type Kubeplane } from './harness.js';
 
 /** The claims of a JWT, unverified. */
 function claimsOf(token: string): { iat: number; exp: number; sub: string } {
@@ -62,11 +62,20 @@ describe('service accounts and tokens with real kubectl', { timeout: 180_000 }, 
     const claims = claimsOf(token);
     assert.equal(claims.sub, 'system:serviceaccount:default:default');
     assert.equal(claims.exp - claims.iat, 3600);
-    const whoami = await kp.kubectlOk(['--token', token, 'auth', 'whoami']);
+    // A kubeconfig with the token alone: beside the admin's client certificate, the certificate is who authenticates.
+    const asToken = tokenKubeconfig(kp, token);
+    const whoami = await kp.kubectlOk(['--kubeconfig', asToken, 'auth', 'whoami']);
     assert.match(whoami, /\nUsername\s+system:serviceaccount:default:default\n/);
     assert.match(whoami, /\nGroups\s+\[system:serviceaccounts system:serviceaccounts:default system:authenticated\]\n/);
     assert.match(whoami, /\nExtra: authentication.kubernetes.io\/credential-id\s+\[JTI=[0-9a-f-]{36}\]/);
-    assert.match(await kp.kubectlOk(['--token', token, 'get', 'pods']), /^NAME\s+READY\s+STATUS/);
+    const forbidden = await kp.kubectl(['--kubeconfig', asToken, 'get', 'pods']);
+    assert.equal(forbidden.stderr.trim(), 'Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:default:default" cannot list resource "pods" in API group "" in the namespace "default"');
+    await kp.kubectlOk(['create', 'rolebinding', 'default-view', '--clusterrole=view', '--serviceaccount=default:default']);
+    const listed = await eventually('the binding in force', async () => {
+      const r = await kp.kubectl(['--kubeconfig', asToken, 'get', 'pods']);
+      return r.code === 0 ? r.stdout : undefined;
+    });
+    assert.match(listed, /^NAME\s+READY\s+STATUS/);
 
     const short = (await kp.kubectlOk(['create', 'token', 'default', '--duration=10m'])).trim();
     const shortClaims = claimsOf(short);
@@ -79,7 +88,7 @@ describe('service accounts and tokens with real kubectl', { timeout: 180_000 }, 
 
     const uid = (await kp.kubectlOk(['get', 'sa', 'default', '-o', 'jsonpath={.metadata.uid}'])).trim();
     await kp.kubectlOk(['delete', 'sa', 'default']);
-    const refused = await kp.kubectl(['--token', token, 'get', 'pods']);
+    const refused = await kp.kubectl(['--kubeconfig', asToken, 'get', 'pods']);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /error: You must be logged in to the server \(Unauthorized\)/);
     // The serviceaccounts controller makes a new default account; the old token stays refused.
@@ -88,8 +97,8 @@ describe('service accounts and tokens with real kubectl', { timeout: 180_000 }, 
       return res.code === 0 && res.stdout.trim() !== '' ? res.stdout.trim() : undefined;
     });
     assert.notEqual(recreated, uid);
-    assert.match((await kp.kubectl(['--token', token, 'get', 'pods'])).stderr, /Unauthorized/);
+    assert.match((await kp.kubectl(['--kubeconfig', asToken, 'get', 'pods'])).stderr, /Unauthorized/);
     const fresh = (await kp.kubectlOk(['create', 'token', 'default'])).trim();
-    assert.match(await kp.kubectlOk(['--token', fresh, 'auth', 'whoami']), /system:serviceaccount:default:default/);
+    assert.match(await kp.kubectlOk(['--kubeconfig', tokenKubeconfig(kp, fresh, 'fresh'), 'auth', 'whoami']), /system:serviceaccount:default:default/);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * Authentication: who a bearer token is. Two kinds of token are accepted: the cluster's one static
- * bearer token, whose holder is a cluster admin (`system:masters`), as the holder of an entry in
- * kube-apiserver's `--token-auth-file` with that group would be; and the service-account JWTs the
- * TokenRequest API issues (./serviceaccount.ts). The HTTP server authenticates every request with
- * their union, and TokenReview asks it about any token.
+ * Authentication: who a credential is. Token authenticators: the cluster's one bearer token, whose
+ * holder is a cluster admin (`system:masters`), as the holder of an entry in kube-apiserver's
+ * `--token-auth-file` with that group would be; the `--token-auth-file` itself (./tokenfile.ts); and
+ * the service-account JWTs the TokenRequest API issues (./serviceaccount.ts). Whole requests — client
+ * certificates first, then these tokens, then `system:anonymous` — are authenticated in ./request.ts,
+ * and impersonation applied in ./impersonation.ts. TokenReview asks the token authenticators.
  *
  * Upstream: k8s.io/apiserver pkg/authentication/request/bearertoken/bearertoken.go (the `Bearer`
  * header, `invalid bearer token`), pkg/authentication/token/tokenfile (a static token), pkg/
@@ -11,7 +12,6 @@
  * authenticator/audiences.go (audience-agnostic tokens answer for the server's API audiences),
  * pkg/authentication/request/union/union.go (the first authenticator that knows the token wins).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** `user.Info` as TokenReview and SelfSubjectReview report it. */
 export interface UserInfo {
@@ -29,7 +29,7 @@ export interface AuthenticationResult {
   audiences: string[];
 }
 
-/** The identity behind the bearer token (`kubectl auth whoami`). */
+/** The identity behind the data directory's bearer token, and of in-process callers in the self reviews. */
 export const ADMIN_USER: Readonly<UserInfo> = Object.freeze({ username: 'kubeplane-admin', groups: ['system:masters', 'system:authenticated'] });
 
 /** `user.SystemPrivilegedGroup`: members may do everything (the superuser authorizer, RBAC's cluster-admin binding). */
@@ -56,25 +56,27 @@ export interface TokenAuthenticator {
 /** `user.AllAuthenticated`, which every authenticated user is in. */
 export const ALL_AUTHENTICATED = 'system:authenticated';
 
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
-}
-
 /**
- * The authenticator of the cluster's one bearer token: compared in constant time, it is
- * {@link ADMIN_USER}. The token is audience-agnostic: valid for the API audiences among those asked.
+ * A token authenticator over a token → user map (a `--token-auth-file`'s, ./tokenfile.ts, or the
+ * cluster's one bearer token). Static tokens are audience-agnostic: valid for the API audiences
+ * among those asked (authenticator/audiences.go).
  */
-export function staticTokenAuthenticator(token: string): TokenAuthenticator {
-  const expected = digest(token);
+export function tokenMapAuthenticator(tokens: ReadonlyMap<string, UserInfo>): TokenAuthenticator {
   return {
-    authenticateToken: (candidate, wanted) => {
-      if (!timingSafeEqual(digest(candidate), expected)) return Promise.resolve(undefined);
+    authenticateToken(token, wanted) {
+      const user = tokens.get(token);
+      if (!user) return Promise.resolve(undefined);
       const asked = wanted && wanted.length > 0 ? wanted : API_AUDIENCES;
       const audiences = API_AUDIENCES.filter((a) => asked.includes(a));
       if (audiences.length === 0) return Promise.resolve(undefined);
-      return Promise.resolve({ user: { username: ADMIN_USER.username, groups: [...ADMIN_USER.groups] }, audiences });
+      return Promise.resolve({ user: { ...user, groups: [...user.groups] }, audiences });
     },
   };
+}
+
+/** The authenticator of the cluster's one bearer token, whose holder is {@link ADMIN_USER}. */
+export function staticTokenAuthenticator(token: string): TokenAuthenticator {
+  return tokenMapAuthenticator(new Map([[token, { username: ADMIN_USER.username, groups: [...ADMIN_USER.groups] }]]));
 }
 
 /**

@@ -6,6 +6,9 @@
 import type { RestRequest, WatchEvent, WatchStream } from '../../api/request.js';
 import type { KubeObject } from '../../api/index.js';
 import { servedStrategies } from '../registry/resources/index.js';
+import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_ROLE_BINDINGS, BOOTSTRAP_ROLES } from '../registry/resources/rbac-bootstrap.js';
+import { newServerAuthorizer } from '../authorization.js';
+import { staticRBACGetters } from '../authz/index.js';
 import type { ResourceStrategy, TablePrinter } from '../registry/strategy.js';
 import { plainStrategy, resourceInfo } from '../testing/fixtures.js';
 import type { ApiServerCore, HandleResult, SchemaSource } from './types.js';
@@ -86,6 +89,14 @@ export class FakeCore implements ApiServerCore {
   onWatch: (w: FakeWatch) => void = () => {};
   /** Resolved with each new watch. */
   private watchWaiters: ((w: FakeWatch) => void)[] = [];
+  /**
+   * The real server's authorizer (system:masters, then RBAC) over upstream's bootstrap policy alone:
+   * the test token's admin may do everything, anonymous requests what `system:public-info-viewer` allows.
+   */
+  readonly authorizer = newServerAuthorizer(
+    ['RBAC'],
+    staticRBACGetters({ clusterRoles: BOOTSTRAP_CLUSTER_ROLES, clusterRoleBindings: BOOTSTRAP_CLUSTER_ROLE_BINDINGS, roles: BOOTSTRAP_ROLES, roleBindings: BOOTSTRAP_ROLE_BINDINGS }),
+  ).authorizer;
 
   resources(): readonly ResourceStrategy[] {
     return this.strategies;

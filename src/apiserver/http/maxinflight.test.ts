@@ -117,13 +117,15 @@ describe('max requests in flight over HTTP', { timeout: 20_000 }, () => {
     await get;
   });
 
-  test('unauthenticated requests are answered 401 before any budget is looked at', async () => {
+  test('requests that fail authentication are answered 401 before any budget is looked at', async () => {
     t = await startTestServer({ maxRequestsInFlight: 1 });
     const held = holdRequests(t.core);
     const get = list();
     await held.arrivals(1);
-    const res = await fetch(`${t.base}/api/v1/namespaces/default/pods`);
+    const res = await fetch(`${t.base}/api/v1/namespaces/default/pods`, { headers: { authorization: 'Bearer wrong' } });
     assert.equal(res.status, 401);
+    // An anonymous request is authenticated (as system:anonymous), so the budget turns it away first.
+    assert.equal((await fetch(`${t.base}/api/v1/namespaces/default/pods`)).status, 429);
     held.release();
     await get;
   });

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestUser, RestRequest, Verb } from '../../api/request.js';
+import type { AuditContext } from '../audit/index.js';
 import { newNotAcceptable, newNotFoundPath } from '../../machinery/errors/index.js';
 import type { ResourceStrategy, SubresourceInfo } from '../registry/strategy.js';
 import { decodeDeleteOptions, decodeObjectBody, decodePatchBody, objectMediaTypeOf, parseBool, patchTypeOf, readBody } from './body.js';
@@ -117,6 +118,7 @@ export async function serveResource(
   target: ResourceTarget,
   query: Record<string, string>,
   user?: RequestUser,
+  audit?: AuditContext,
 ): Promise<void> {
   const { info } = target.strategy;
   // A client that accepts nothing this endpoint produces is told so before anything runs.
@@ -147,7 +149,12 @@ export async function serveResource(
   let result: HandleResult;
   try {
     await decodeRequestBody(ctx, req, target, rr);
+    if (audit && rr.body !== undefined) {
+      if (rr.verb === 'patch') audit.setRequestPatch(rr.body);
+      else audit.setRequestObject(rr.body);
+    }
     result = await ctx.core.handle(rr);
+    if (audit && typeof result.body !== 'string') audit.setResponseObject(result.body);
   } catch (err) {
     if (format !== 'protobuf') throw err;
     writeError(res, err, ctx.opts.logger, { method: req.method, url: req.url }, 'protobuf');

@@ -38,15 +38,24 @@ describe('public endpoints', () => {
     assert.equal(await res.text(), '[+]ping ok\nreadyz check passed\n');
   });
 
-  test('POST /version is 405', async () => {
-    const res = await fetch(`${t.base}/version`, { method: 'POST' });
-    assert.equal(res.status, 405);
+  test('POST /version is 405; anonymously 403, as system:public-info-viewer only allows get', async () => {
+    assert.equal((await t.fetch('/version', { method: 'POST' })).status, 405);
+    const anonymous = await fetch(`${t.base}/version`, { method: 'POST' });
+    assert.equal(anonymous.status, 403);
+    assert.equal(((await anonymous.json()) as { message: string }).message, 'forbidden: User "system:anonymous" cannot post path "/version"');
   });
 });
 
 describe('authentication', () => {
-  test('401 Status without a token', async () => {
+  test('without a token: system:anonymous, whom the bootstrap policy does not let read discovery (403)', async () => {
     const res = await fetch(`${t.base}/api`);
+    assert.equal(res.status, 403);
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.deepEqual([body['kind'], body['reason'], body['code'], body['message']], ['Status', 'Forbidden', 403, 'forbidden: User "system:anonymous" cannot get path "/api"']);
+  });
+
+  test('401 Status with a wrong token', async () => {
+    const res = await fetch(`${t.base}/api`, { headers: { authorization: 'Bearer nope' } });
     assert.equal(res.status, 401);
     const body = (await res.json()) as Record<string, unknown>;
     assert.equal(body['kind'], 'Status');

@@ -2,10 +2,14 @@
  * The HTTP(S) server of the API: authentication, the non-resource endpoints (/version, health,
  * discovery, OpenAPI) and dispatch of resource URLs to the core. No framework: node:http / node:https.
  *
- * Unauthenticated, as upstream's `system:public-info-viewer` role allows: /version, /healthz, /livez,
- * /readyz (and their sub-paths). Everything else needs `Authorization: Bearer <token>` when a token is
- * configured — that token, or a service-account token the server issued (the TokenRequest API) —
- * else 401 `Unauthorized` (kubectl: `error: You must be logged in to the server (Unauthorized)`).
+ * When a token is configured, every request is authenticated (../authn/request.ts: a client
+ * certificate signed by the cluster CA, that token, a `--token-auth-file` token, or a service-account
+ * token the server issued; with none of them `system:anonymous` when anonymous requests are allowed,
+ * else 401 `Unauthorized` — kubectl: `error: You must be logged in to the server (Unauthorized)`),
+ * may impersonate another user (../authn/impersonation.ts), and is authorized by the core's
+ * authorizer (403 Forbidden with upstream's message: ../authz/forbidden.ts). Anonymous requests reach
+ * /version, /healthz, /livez, /readyz and discovery because the bootstrap RBAC policy allows them
+ * (`system:public-info-viewer`, `system:discovery`), as on any cluster.
  *
  * Requests are counted in `apiserver_request_total` and `apiserver_request_duration_seconds` where
  * upstream counts them (see apiserver/metrics/requests.ts): a resource request once routed, with the
@@ -17,8 +21,14 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as apiSchema from '../../api/schema/index.js';
-import { newBadRequest, newNotFoundPath, newUnauthorized } from '../../machinery/errors/index.js';
-import { bearerTokenOf, staticTokenAuthenticator, unionAuthenticator, type TokenAuthenticator, type UserInfo } from '../authn/index.js';
+import { newBadRequest, newNotFoundPath, newUnauthorized, StatusError } from '../../machinery/errors/index.js';
+import { staticTokenAuthenticator, unionAuthenticator, type TokenAuthenticator, type UserInfo } from '../authn/index.js';
+import { impersonate } from '../authn/impersonation.js';
+import { authenticateRequest, clientCertificateOf, type RequestAuthenticatorOptions } from '../authn/request.js';
+import { forbiddenError } from '../authz/forbidden.js';
+import { AUDIT_ID_HEADER, auditIDFromHeaders, auditResponse, authenticationFailedMessage, DECISION_ALLOW, DECISION_FORBID, type AuditContext, type AuditRequest } from '../audit/index.js';
+import { requestAttributes } from '../authz/attributes.js';
+import type { Attributes } from '../authz/types.js';
 import { DEFAULT_MAX_REQUEST_BODY_BYTES } from './body.js';
 import {
   aggregatedDiscovery,
@@ -66,10 +76,10 @@ function isPublicPath(path: string): boolean {
   return publicPrefixes.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
-/** The user of `Authorization: Bearer <token>` when `authenticator` knows the token, for the API audiences. */
-async function authenticate(header: string | undefined, authenticator: TokenAuthenticator): Promise<UserInfo | undefined> {
-  const token = bearerTokenOf(header);
-  return token === undefined ? undefined : (await authenticator.authenticateToken(token))?.user;
+/** The authorizer attributes of a request, from its RequestInfo. */
+function authorizationAttributes(info: RequestInfo, user: UserInfo, query: Record<string, string>): Attributes {
+  const { verb, namespace, apiGroup, apiVersion, resource, subresource, name } = info;
+  return requestAttributes(user, { verb, resourceRequest: info.isResourceRequest, path: info.isResourceRequest ? '' : info.path, namespace, apiGroup, apiVersion, resource, subresource, name }, query);
 }
 
 /** Splits `/a/b%2Fc/` into URL-decoded segments `['a', 'b/c']` (one trailing slash ignored). 400 on bad escapes. */
@@ -161,12 +171,18 @@ export interface HttpHandler {
  * bad `?timeout=`), authentication (401), then max-in-flight (maxinflight.ts; 429).
  */
 export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions): HttpHandler {
-  const authenticator =
+  const tokens: TokenAuthenticator[] = [];
+  if (opts.token !== undefined) tokens.push(staticTokenAuthenticator(opts.token));
+  if (opts.tokenAuthenticator) tokens.push(opts.tokenAuthenticator);
+  if (core.serviceAccountAuthenticator) tokens.push(core.serviceAccountAuthenticator);
+  const authorizer = core.authorizer;
+  // Without a token nothing is authenticated (tests of the HTTP layer alone): requests run as the
+  // in-process caller does. Anonymous requests are refused under AlwaysAllow, as kube-apiserver
+  // resets --anonymous-auth to false with that authorizer (options/authentication.go).
+  const authentication: RequestAuthenticatorOptions | undefined =
     opts.token === undefined
       ? undefined
-      : core.serviceAccountAuthenticator
-        ? unionAuthenticator(staticTokenAuthenticator(opts.token), core.serviceAccountAuthenticator)
-        : unionAuthenticator(staticTokenAuthenticator(opts.token));
+      : { tokens: unionAuthenticator(...tokens), clientCertificates: opts.clientCertificates ?? false, anonymous: (opts.anonymousAuth ?? true) && authorizer !== undefined && !core.alwaysAllow };
   const openapi = new OpenApiCache(opts.schema ?? apiSchema);
   const ctx: ResourceContext = {
     core,
@@ -186,6 +202,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
   collectProcessMetrics();
   const maxTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const clock = opts.clock;
+  const auditor = opts.auditor;
 
   const route = async (
     req: IncomingMessage,
@@ -194,6 +211,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     user: UserInfo | undefined,
     info: RequestInfo,
     metered: MeteredRequest,
+    audit: AuditContext | undefined,
   ): Promise<void> => {
     const { method, query } = metered;
     if (isPublicPath(path)) {
@@ -215,7 +233,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
       const target = root === 'api' ? resolveResource(index, method, '', group as string, segments.slice(2), query) : resolveResource(index, method, group as string, version as string, segments.slice(3), query);
       // Routed: counted from here on, whatever the answer (a path that routes nowhere is not).
       observeWhenDone(res, metricsOf(info, metered), metered.start, clock);
-      await serveResource(ctx, req, res, target, query, user);
+      await serveResource(ctx, req, res, target, query, user, audit);
       return;
     }
     if (method !== 'GET') {
@@ -242,10 +260,28 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     const metered: MeteredRequest = { method, query, rawQuery, contentType: req.headers['content-type'], start };
     const longRunning = isLongRunning(info);
     if (!longRunning) armRequestTimeout(req, res, opts.clock, requestTimeoutMs(query, maxTimeoutMs), opts.logger);
+    // The audit ID (kept from an `Audit-Id` header) is sent back, as upstream's WithAuditInit does.
+    const auditID = auditor ? (auditIDFromHeaders(req.headers) ?? auditor.makeID()) : undefined;
+    if (auditID !== undefined) res.setHeader(AUDIT_ID_HEADER, auditID);
+    const auditRequest: AuditRequest = { auditID, requestURI: url, headers: req.headers, remoteAddress: req.socket.remoteAddress, info, receivedAt: auditor?.now(), longRunning };
     let user: UserInfo | undefined;
-    if (authenticator && !isPublicPath(path)) {
-      user = await authenticate(req.headers.authorization, authenticator);
-      if (!user) throw newUnauthorized();
+    let audit: AuditContext | undefined;
+    if (authentication) {
+      const cert = clientCertificateOf(req.socket);
+      const authn = await authenticateRequest(authentication, { authorization: req.headers.authorization, clientCertificate: cert });
+      if ('error' in authn) {
+        const err = newUnauthorized();
+        const refused = auditor?.beginRefused(auditRequest, authenticationFailedMessage({ headers: req.headers, clientCertificate: cert !== undefined }));
+        if (refused) {
+          auditResponse(refused, res);
+          refused.setResponseObject(err.status);
+        }
+        throw err;
+      }
+      audit = auditor?.begin({ ...auditRequest, user: authn.user });
+      if (audit) auditResponse(audit, res);
+      user = authorizer ? await impersonate(authn.user, req.headersDistinct, authorizer) : authn.user;
+      if (user !== authn.user) audit?.setImpersonatedUser(user);
     }
     if (!longRunning) {
       const release = inFlight.tryAcquire(isMutating(info));
@@ -256,7 +292,20 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
       }
       res.once('close', release);
     }
-    await route(req, res, path, user, info, metered);
+    if (user && authorizer) {
+      const attrs = authorizationAttributes(info, user, query);
+      const decision = await authorizer.authorize(attrs);
+      audit?.setAuthorizationDecision(decision.decision === 'Allow' ? DECISION_ALLOW : DECISION_FORBID, decision.reason);
+      if (decision.decision !== 'Allow') throw forbiddenError(attrs, decision.reason);
+    }
+    try {
+      await route(req, res, path, user, info, metered, audit);
+    } catch (err) {
+      // What upstream's panic recovery would turn into a 500; a StatusError is an answer.
+      if (!(err instanceof StatusError)) audit?.panic(err);
+      else audit?.setResponseObject(err.status);
+      throw err;
+    }
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -395,8 +444,12 @@ export interface HttpServerOptions extends HttpHandlerOptions, ServingOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** PEM certificate and key; when set the server speaks HTTPS. */
-  tls?: { cert: string; key: string };
+  /**
+   * PEM certificate and key; when set the server speaks HTTPS. With `clientCA` (`--client-ca-file`)
+   * it asks clients for a certificate and verifies it against that CA; a client without one still
+   * connects (the request authenticator decides), as Go's `VerifyClientCertIfGiven`.
+   */
+  tls?: { cert: string; key: string; clientCA?: string };
 }
 
 /** A running server. */
@@ -417,9 +470,11 @@ export interface RunningHttpServer {
  * most 4096 connections (serving.ts). Rejects when the port cannot be bound.
  */
 export function startHttpServer(core: ApiServerCore, opts: HttpServerOptions): Promise<RunningHttpServer> {
-  const handler = createHttpHandler(core, opts);
+  const clientCA = opts.tls?.clientCA;
+  const handler = createHttpHandler(core, clientCA === undefined ? opts : { ...opts, clientCertificates: true });
   const serverOptions = nodeServerOptions(opts);
-  const server: http.Server = opts.tls ? https.createServer({ ...serverOptions, cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(serverOptions, handler);
+  const tls = opts.tls && { cert: opts.tls.cert, key: opts.tls.key, ...(clientCA === undefined ? {} : { ca: clientCA, requestCert: true, rejectUnauthorized: false }) };
+  const server: http.Server = tls ? https.createServer({ ...serverOptions, ...tls }, handler) : http.createServer(serverOptions, handler);
   server.on('upgrade', rejectUpgrade);
   const maxConnections = maxConnectionsOf(opts);
   if (maxConnections > 0) server.maxConnections = maxConnections;

@@ -7,6 +7,8 @@
 import type { Clock } from '../../util/clock/index.js';
 import type { RestRequest, WatchEvent, WatchStream } from '../../api/request.js';
 import type { TokenAuthenticator } from '../authn/index.js';
+import type { Authorizer } from '../authz/types.js';
+import type { Auditor } from '../audit/index.js';
 import type { ResourceStrategy } from '../registry/strategy.js';
 import type { FieldSchema, SchemaDocs, TypeSchema } from '../../api/schema/index.js';
 
@@ -33,6 +35,10 @@ export interface ApiServerCore {
   watch(req: RestRequest, onEvent: (ev: WatchEvent) => void, onClose: (err?: unknown) => void): WatchStream;
   /** Authenticates the service-account tokens the core issues; requests may bear them besides the static token. */
   readonly serviceAccountAuthenticator?: TokenAuthenticator;
+  /** Decides what an authenticated user may do (`--authorization-mode`); without one every user may do everything. */
+  readonly authorizer?: Authorizer;
+  /** True when the authorizer allows everything (`--authorization-mode=AlwaysAllow`), which rules out anonymous requests. */
+  readonly alwaysAllow?: boolean;
 }
 
 /**
@@ -63,8 +69,19 @@ export interface Logger {
 
 /** Options of `createHttpHandler`. */
 export interface HttpHandlerOptions {
-  /** When set, every request but /version, /healthz, /livez and /readyz needs `Authorization: Bearer <token>`. */
+  /**
+   * When set, every request is authenticated (see server.ts): this bearer token is the cluster admin
+   * (`system:masters`); without it nothing is authenticated nor authorized.
+   */
   token?: string;
+  /** Further bearer tokens (`--token-auth-file`). */
+  tokenAuthenticator?: TokenAuthenticator;
+  /** Whether TLS client certificates verified against the cluster CA authenticate as their CN and O (`--client-ca-file`). */
+  clientCertificates?: boolean;
+  /** `--anonymous-auth` (default true): requests without credentials are `system:anonymous`. */
+  anonymousAuth?: boolean;
+  /** The audit log (`--audit-policy-file`, `--audit-log-path`); without one nothing is audited. */
+  auditor?: Auditor;
   /** Source of "now" for Table ages. */
   clock: Clock;
   logger?: Logger;

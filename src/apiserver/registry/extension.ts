@@ -8,13 +8,14 @@
  * resource: they call these hooks where upstream's wrappers sit.
  */
 import type { KubeList, KubeObject } from '../../api/index.js';
-import type { PatchType } from '../../api/request.js';
+import type { PatchType, RequestUser } from '../../api/request.js';
 import type { FieldError, GroupResource } from '../../machinery/errors/index.js';
 import type { Backend } from '../../storage/interface.js';
 import type { Clock } from '../../util/clock/index.js';
 import type { Rand } from '../../util/random/index.js';
 import type { WatchCache } from '../watchcache/watch-cache.js';
 import type { ServiceAccountTokens } from '../authn/serviceaccount.js';
+import type { Authorizer, RuleResolver } from '../authz/types.js';
 import type { DeleteResult, Store } from './generic/store.js';
 import type { ResourceInfo, ResourceStrategy } from './strategy.js';
 import type { DeleteOptions } from './generic/options.js';
@@ -47,6 +48,8 @@ export interface StorageContext {
   removeResource: (group: string, resource: string) => boolean;
   /** The server's service-account token issuer (the TokenRequest API signs with it). */
   serviceAccountTokens: ServiceAccountTokens;
+  /** The server's authorizer and rule resolver (RBAC's escalation checks ask them). */
+  authorizer: Authorizer & RuleResolver;
 }
 
 /** One subresource request, as the server routed it (name and verb already checked against discovery). */
@@ -114,9 +117,12 @@ export interface StorageExtension {
    * the write, on creates (`old` undefined) and updates of the main resource, dry runs included (where
    * upstream's generic store calls the `createValidation` / `updateValidation` of the validating
    * admission plugins: the Priority plugin over PriorityClasses). `old` is the stored object, frozen.
-   * The kind's cache holds every write committed before the request. Throws a StatusError to refuse.
+   * The kind's cache holds every write committed before the request. `user` is who asked (undefined
+   * for the server's own loopback calls), for checks that depend on the requester (RBAC's escalation
+   * prevention). Throws a StatusError to refuse, or returns a promise that rejects with one (only a
+   * check that must wait should: it makes the update attempt asynchronous).
    */
-  validateAdmission?: (obj: KubeObject, old: KubeObject | undefined) => void;
+  validateAdmission?: (obj: KubeObject, old: KubeObject | undefined, user: RequestUser | undefined) => void | Promise<void>;
   /**
    * Runs before a create's PrepareForCreate and validation (upstream's `Store.BeginCreate`): may change
    * the object (services get cluster IPs and node ports) or throw; returns a function told whether the

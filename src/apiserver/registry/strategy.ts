@@ -12,6 +12,7 @@
 import type { FieldError } from '../../machinery/errors/index.js';
 import type { KubeObject } from '../../api/index.js';
 import type { RequestUser } from '../../api/request.js';
+import type { Authorizer, RuleResolver } from '../authz/types.js';
 import type { TypeRef } from '../../machinery/merge/index.js';
 import type { KindDescriptor } from '../../api/catalogue/index.js';
 import type { TokenAuthenticator } from '../authn/index.js';
@@ -268,6 +269,8 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
 export interface ReviewContext {
   /** The server's token authenticator (TokenReview). */
   authenticator: TokenAuthenticator;
+  /** The server's authorizer (the access reviews) and rule resolver (SelfSubjectRulesReview). */
+  authorizer: Authorizer & RuleResolver;
   /** Who sent the review (self reviews); undefined in process, where the caller is the cluster admin. */
   user?: RequestUser;
 }

@@ -4,6 +4,7 @@
  * The verbs are layered on it as upstream's store.go groups them: store-read.ts (get, list, watch),
  * store-write.ts (create, update, patch) and store.ts (delete, and the concrete {@link Store}).
  */
+import type { Authorizer, RuleResolver } from '../../authz/types.js';
 import type { ServiceAccountTokens } from '../../authn/serviceaccount.js';
 import type { KubeObject } from '../../../api/index.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
@@ -88,6 +89,8 @@ export interface StoreOptions {
   validateCreate?: (obj: KubeObject, gr: GroupResource, dryRun: boolean) => Promise<void>;
   /** The server's service-account token issuer (default: one of the store's own, with a key of its own). */
   serviceAccountTokens?: ServiceAccountTokens;
+  /** The server's authorizer (default: one that allows everything). */
+  authorizer?: Authorizer & RuleResolver;
 }
 
 /** The storage prefix of a resource: `/registry/<group or core>/<resource>/`. */

@@ -4,7 +4,7 @@
  * and the compare-and-swap through {@link StoreCore.guaranteedUpdate}.
  */
 import type { KubeObject } from '../../../api/index.js';
-import type { PatchType } from '../../../api/request.js';
+import type { PatchType, RequestUser } from '../../../api/request.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
 import { StatusError, field, isAlreadyExists, newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, newUnsupportedMediaType, type FieldError } from '../../../machinery/errors/index.js';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaValidationOptions } from '../../../machinery/validation/index.js';
@@ -123,7 +123,7 @@ export abstract class WriteStore extends ReadStore {
    * POST: decode (unknown fields per fieldValidation), defaults, admission, then up to 8 attempts
    * with freshly generated names when `generateName` is used (store.go `createWithGenerateNameRetry`).
    */
-  async create(namespace: string | undefined, body: unknown, query: Query, warnings: string[], view?: StoreView, userAgent = INTERNAL_USER_AGENT): Promise<KubeObject> {
+  async create(namespace: string | undefined, body: unknown, query: Query, warnings: string[], view?: StoreView, userAgent = INTERNAL_USER_AGENT, user?: RequestUser): Promise<KubeObject> {
     const { validation, dryRun, fieldManager } = parseWriteOptions(query, 'CreateOptions');
     const decoded = this.decodeIn(view, body, validation, warnings);
     this.strategy.defaults(decoded);
@@ -134,7 +134,7 @@ export abstract class WriteStore extends ReadStore {
     const attempts = generate ? MAX_NAME_GENERATION_ATTEMPTS : 1;
     for (let i = 1; ; i++) {
       try {
-        const created = await this.createOnce(namespace, generate ? clone(obj) : obj, dryRun);
+        const created = await this.createOnce(namespace, generate ? clone(obj) : obj, dryRun, user);
         warnings.push(...(this.strategy.warningsOnCreate?.(created) ?? []));
         return created;
       } catch (err) {
@@ -154,17 +154,17 @@ export abstract class WriteStore extends ReadStore {
     await this.extension.mutateCreate?.(obj, namespace ?? '');
   }
 
-  protected async createOnce(namespace: string | undefined, obj: KubeObject, dryRun: boolean): Promise<KubeObject> {
+  protected async createOnce(namespace: string | undefined, obj: KubeObject, dryRun: boolean, user?: RequestUser): Promise<KubeObject> {
     const meta = metaOf(obj);
     this.fillSystemFields(obj);
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = (meta.generateName as string) + randomString(this.opts.rand, 5);
     const { beginCreate, validateAdmission } = this.extension;
     if (beginCreate || validateAdmission) await this.cacheCaughtUp();
-    if (!beginCreate) return this.createChecked(namespace, obj, dryRun, generated);
+    if (!beginCreate) return this.createChecked(namespace, obj, dryRun, generated, user);
     const finish = beginCreate(obj, dryRun);
     try {
-      const created = await this.createChecked(namespace, obj, dryRun, generated);
+      const created = await this.createChecked(namespace, obj, dryRun, generated, user);
       finish(true);
       return created;
     } catch (err) {
@@ -183,10 +183,10 @@ export abstract class WriteStore extends ReadStore {
   }
 
   /** The rest of {@link createOnce}: BeforeCreate, then the write. */
-  protected async createChecked(namespace: string | undefined, obj: KubeObject, dryRun: boolean, generated: boolean): Promise<KubeObject> {
+  protected async createChecked(namespace: string | undefined, obj: KubeObject, dryRun: boolean, generated: boolean, user?: RequestUser): Promise<KubeObject> {
     const meta = metaOf(obj);
     this.beforeCreate(obj, namespace);
-    this.extension.validateAdmission?.(obj, undefined);
+    await this.extension.validateAdmission?.(obj, undefined, user);
     await this.opts.validateCreate?.(obj, this.gr, dryRun);
     // storage.ErrResourceVersionSetOnCreate is not a Status, so upstream leaks it as a 500; a client
     // mistake is a 400 here (ADR 5).
@@ -273,6 +273,7 @@ export abstract class WriteStore extends ReadStore {
     mode: UpdateMode = 'main',
     view?: StoreView,
     userAgent = INTERNAL_USER_AGENT,
+    user?: RequestUser,
   ): Promise<WriteResult> {
     const { validation, dryRun, fieldManager } = parseWriteOptions(query, 'UpdateOptions');
     const obj = this.decodeIn(view, body, validation, warnings);
@@ -282,7 +283,7 @@ export abstract class WriteStore extends ReadStore {
     const uid = obj.metadata?.uid;
     const manager = managerOrUserAgent(fieldManager, userAgent);
     const sub = subresourceOf(mode);
-    return this.updateObject(namespace, name, mode, dryRun, false, (existing) => this.trackUpdate(view, sub, existing, cloneSharingManagedFields(obj), manager), uid ? { uid } : undefined, warnings);
+    return this.updateObject(namespace, name, mode, dryRun, false, (existing) => this.trackUpdate(view, sub, existing, cloneSharingManagedFields(obj), manager), uid ? { uid } : undefined, warnings, user);
   }
 
   /**
@@ -300,10 +301,11 @@ export abstract class WriteStore extends ReadStore {
     mode: UpdateMode = 'main',
     view?: StoreView,
     userAgent = INTERNAL_USER_AGENT,
+    user?: RequestUser,
   ): Promise<WriteResult> {
     checkPatchType(patchType, this.strategy.patchTypes);
     const opts = parseWriteOptions(query, 'PatchOptions', patchType);
-    if (patchType === APPLY_PATCH_TYPE) return this.apply(namespace, name, patch, opts, warnings, mode, view);
+    if (patchType === APPLY_PATCH_TYPE) return this.apply(namespace, name, patch, opts, warnings, mode, view, user);
     const { validation, dryRun } = opts;
     const manager = managerOrUserAgent(opts.fieldManager, userAgent);
     const sub = subresourceOf(mode);
@@ -322,7 +324,7 @@ export abstract class WriteStore extends ReadStore {
       this.strategy.defaults(patched);
       this.checkName(patched, namespace, name);
       return this.trackUpdate(view, sub, existing, patched, manager);
-    }, undefined, warnings);
+    }, undefined, warnings, user);
   }
 
   /**
@@ -331,7 +333,7 @@ export abstract class WriteStore extends ReadStore {
    * conflicts (409) unless `force`. `patch` is the decoded configuration; the manager is the
    * required `fieldManager`.
    */
-  private apply(namespace: string | undefined, name: string, patch: unknown, opts: WriteOptions, warnings: string[], mode: UpdateMode, view: StoreView | undefined): Promise<WriteResult> {
+  private apply(namespace: string | undefined, name: string, patch: unknown, opts: WriteOptions, warnings: string[], mode: UpdateMode, view: StoreView | undefined, user?: RequestUser): Promise<WriteResult> {
     const fm = this.fieldManagers.forEndpoint(view, subresourceOf(mode));
     const create = mode === 'main';
     return this.updateObject(namespace, name, mode, opts.dryRun, create, (existing) => {
@@ -347,7 +349,7 @@ export abstract class WriteStore extends ReadStore {
       this.strategy.defaults(obj);
       this.checkName(obj, namespace, name);
       return obj;
-    }, undefined, warnings);
+    }, undefined, warnings, user);
   }
 
   /**
@@ -468,6 +470,7 @@ export abstract class WriteStore extends ReadStore {
     updatedObject: (existing: KubeObject | undefined) => KubeObject,
     preconditions?: Preconditions,
     warnings?: string[],
+    user?: RequestUser,
   ): Promise<WriteResult> {
     let attemptWarnings: string[] = [];
     const key = this.keyFor(namespace, name);
@@ -493,7 +496,7 @@ export abstract class WriteStore extends ReadStore {
         this.fillSystemFields(obj);
         this.beforeCreate(obj, namespace);
         if (mode === 'main') {
-          this.extension.validateAdmission?.(obj, undefined);
+          await this.extension.validateAdmission?.(obj, undefined, user);
           await this.opts.validateCreate?.(obj, this.gr, dryRun);
         }
         attemptWarnings = this.strategy.warningsOnCreate?.(obj) ?? [];
@@ -521,10 +524,15 @@ export abstract class WriteStore extends ReadStore {
           throw newConflict(this.gr, name);
         }
         this.beforeUpdate(obj, existing, mode, namespace);
-        if (mode === 'main') this.extension.validateAdmission?.(obj, existing);
-        attemptWarnings = mode === 'main' ? (this.strategy.warningsOnUpdate?.(obj, existing) ?? []) : [];
-        if (this.shouldDeleteDuringUpdate(obj, existing)) return { action: 'delete', respond: obj };
-        return { action: 'write', obj };
+        const outcome = (): Outcome => {
+          attemptWarnings = mode === 'main' ? (this.strategy.warningsOnUpdate?.(obj, existing) ?? []) : [];
+          if (this.shouldDeleteDuringUpdate(obj, existing)) return { action: 'delete', respond: obj };
+          return { action: 'write', obj };
+        };
+        // Admission that must ask something asynchronously (RBAC's escalation checks) makes this attempt
+        // asynchronous; every other update stays synchronous.
+        const admitted = mode === 'main' ? this.extension.validateAdmission?.(obj, existing, user) : undefined;
+        return admitted ? admitted.then(outcome) : outcome();
       });
     } catch (err) {
       finish?.(false);

@@ -13,6 +13,7 @@
  * frozen, with `metadata.resourceVersion` = the new revision; the cache decodes the change once from
  * its storage watch.
  */
+import type { Authorizer, RuleResolver } from '../../authz/types.js';
 import { ServiceAccountTokens } from '../../authn/serviceaccount.js';
 import type { KubeList, KubeObject } from '../../../api/index.js';
 import { deepFreeze } from '../../../machinery/meta/index.js';
@@ -33,6 +34,12 @@ class DeleteSignal extends Error {
   }
 }
 
+/** The authorizer of a store built without one (tests of a single kind): everything is allowed, as by the loopback caller. */
+const allowAll: Authorizer & RuleResolver = {
+  authorize: () => ({ decision: 'Allow', reason: '' }),
+  rulesFor: () => ({ resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false }),
+};
+
 /** The generic store of one resource: {@link WriteStore} plus DELETE (store.go `Delete`, `DeleteCollection`). */
 export class Store extends WriteStore {
   readonly extension: StorageExtension;
@@ -44,7 +51,8 @@ export class Store extends WriteStore {
     const addResource = opts.addResource ?? (() => Promise.reject(new Error('resources cannot be added to this server')));
     const removeResource = opts.removeResource ?? (() => false);
     const serviceAccountTokens = opts.serviceAccountTokens ?? new ServiceAccountTokens({ clock: opts.clock, rand: opts.rand });
-    const ctx = { store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand, storeOf, servedResources, addResource, removeResource, serviceAccountTokens };
+    const authorizer = opts.authorizer ?? allowAll;
+    const ctx = { store: this, cache: opts.cache, backend: opts.backend, clock: opts.clock, rand: opts.rand, storeOf, servedResources, addResource, removeResource, serviceAccountTokens, authorizer };
     this.extension = opts.strategy.storage?.(ctx) ?? {};
   }
 

@@ -8,7 +8,6 @@ import { field, isAlreadyExists, type FieldError } from '../../../machinery/erro
 import { selectorFromLabelSelector } from '../../../machinery/labels/index.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../machinery/validation/index.js';
 import { semanticDeepEqual } from '../../../machinery/meta/index.js';
-import type { StorageContext, StorageExtension } from '../extension.js';
 import type { Store } from '../generic/store.js';
 import type { ResourceStrategy, ScaleStrategy } from '../strategy.js';
 
@@ -115,9 +114,9 @@ export const replicasScale: ScaleStrategy<ReplicatedObject & { spec?: { selector
 
 /**
  * Creates each of `objects` that `store` does not hold yet (by namespace and name), leaving existing
- * ones as they are: upstream's post-start hooks that ensure the system PriorityClasses and the RBAC
- * bootstrap policy (pkg/registry/scheduling/rest/storage_scheduling.go, pkg/registry/rbac/rest/
- * storage_rbac.go). A concurrent creation by another API server is not an error.
+ * ones as they are: upstream's post-start hook that ensures the system PriorityClasses
+ * (pkg/registry/scheduling/rest/storage_scheduling.go); the RBAC bootstrap policy is reconciled
+ * instead (rbac-reconcile.ts). A concurrent creation by another API server is not an error.
  */
 export async function createMissing(store: Store, objects: readonly { metadata?: ObjectMeta }[]): Promise<void> {
   for (const obj of objects) {
@@ -128,11 +127,6 @@ export async function createMissing(store: Store, objects: readonly { metadata?:
       if (!isAlreadyExists(err)) throw err;
     }
   }
-}
-
-/** A kind's storage extension that only creates `objects` at start-up when missing (see {@link createMissing}). */
-export function bootstrapStorage(objects: readonly { metadata?: ObjectMeta }[]): (ctx: StorageContext) => StorageExtension {
-  return ({ store }) => ({ bootstrap: () => createMissing(store, objects) });
 }
 
 /** A kind with spec and status whose generation follows its spec, as {@link specStatusPreparation} handles it. */

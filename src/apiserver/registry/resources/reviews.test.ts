@@ -177,13 +177,19 @@ describe('review answers through the server', () => {
     await anonymous.server.close();
   });
 
-  test('SubjectAccessReview: allowed for the admin user or system:masters, denied for anyone else; invalid ones name no kind', async () => {
+  test('SubjectAccessReview: answered by the authorizer (system:masters, then RBAC) with its reason; invalid ones name no kind', async () => {
     const t = await start();
     const ra = { verb: 'get', resource: 'pods', namespace: 'default' };
     const body = (spec: unknown) => ({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec });
     const before = t.backend.currentRevision();
-    assert.deepEqual(status(await create(t, 'authorization.k8s.io', 'subjectaccessreviews', body({ user: 'kubeplane-admin', resourceAttributes: ra }))), { allowed: true });
+    // A user name alone grants nothing: the admin's power is its group.
+    assert.deepEqual(status(await create(t, 'authorization.k8s.io', 'subjectaccessreviews', body({ user: 'kubeplane-admin', resourceAttributes: ra }))), { allowed: false });
     assert.deepEqual(status(await create(t, 'authorization.k8s.io', 'subjectaccessreviews', body({ user: 'x', groups: ['system:masters'], resourceAttributes: ra }))), { allowed: true });
+    assert.deepEqual(status(await create(t, 'authorization.k8s.io', 'subjectaccessreviews', body({ user: 'x', groups: ['system:authenticated'], nonResourceAttributes: { path: '/healthz', verb: 'get' } }))), {
+      allowed: true,
+      // Bindings are visited in name order: system:discovery grants /healthz before system:public-info-viewer.
+      reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"',
+    });
     const denied = await create(t, 'authorization.k8s.io', 'subjectaccessreviews', body({ user: 'someone', nonResourceAttributes: { path: '/healthz', verb: 'get' } }));
     assert.deepEqual(denied.body, {
       ...body({ user: 'someone', nonResourceAttributes: { path: '/healthz', verb: 'get' } }),

@@ -10,12 +10,10 @@
  * plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (the rules an admin's SelfSubjectRulesReview
  * lists).
  *
- * kubeplane knows the holder of the cluster's bearer token, {@link ADMIN_USER}, in `system:masters`,
- * and service accounts (their tokens from the TokenRequest API), and has no authorizer yet (RBAC is
- * issue 20): any authenticated request may do everything. A SubjectAccessReview is allowed exactly
- * for the admin user or the `system:masters` group; SelfSubjectReview answers for the user the
- * request authenticated as; the access and rules self reviews answer as for the admin.
- * Impersonation headers (`kubectl --as`) are not looked at.
+ * The access reviews ask the server's authorizer (`--authorization-mode`: `system:masters`, then RBAC)
+ * about the spec's user and groups, or the requester; SelfSubjectRulesReview lists the requester's
+ * rules from its rule resolver; SelfSubjectReview answers for the user the request authenticated as
+ * (after impersonation). In-process requests, which carry no user, are the admin, {@link ADMIN_USER}.
  */
 import type { KubeObject, ObjectMeta } from '../../../api/index.js';
 import {
@@ -31,7 +29,8 @@ import { field, GoSyntax, goQuote, newBadRequest, type FieldError } from '../../
 import { goObjectMeta, goStruct } from '../../../machinery/errors/go-repr.js';
 import { semanticDeepEqual } from '../../../machinery/meta/index.js';
 import { validateFieldSelectorRequirement, validateLabelSelectorRequirement, type SelectorRequirement } from '../../../machinery/validation/index.js';
-import { ADMIN_USER, API_AUDIENCES, INVALID_BEARER_TOKEN, SYSTEM_MASTERS, type UserInfo } from '../../authn/index.js';
+import { ADMIN_USER, API_AUDIENCES, INVALID_BEARER_TOKEN, type UserInfo } from '../../authn/index.js';
+import type { Attributes } from '../../authz/types.js';
 import { resourceInfo, type ResourceStrategy, type ReviewContext } from '../strategy.js';
 import { NAME_AGE_TABLE } from './table-helpers.js';
 
@@ -185,56 +184,82 @@ function validateLocalSubjectAccessReview(obj: KubeObject): FieldError[] {
 // ---------------------------------------------------------------------------------------------
 // Answers.
 
-/**
- * The decision for the subject of a (Local)SubjectAccessReview: the admin — the user itself or anyone
- * in `system:masters` (upstream's superuser authorizer) — may do everything; anyone else, with no
- * authorizer to grant them anything, nothing. Upstream's denial carries no reason.
- */
-function accessReviewStatus(obj: KubeObject): { allowed: boolean } {
-  const spec = specOf(obj);
-  return { allowed: spec.user === ADMIN_USER.username || (spec.groups ?? []).includes(SYSTEM_MASTERS) };
-}
-
-/** A ResourceRule or NonResourceRule of SubjectRulesReviewStatus. */
-interface Rule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  nonResourceURLs?: string[];
+/** The part of a SubjectAccessReviewSpec the authorizer reads. */
+interface AccessReviewRequest {
+  resourceAttributes?: { namespace?: string; verb?: string; group?: string; version?: string; resource?: string; subresource?: string; name?: string };
+  nonResourceAttributes?: { path?: string; verb?: string };
+  user?: string;
+  groups?: string[];
+  uid?: string;
+  extra?: Record<string, string[]>;
 }
 
 /**
- * What RBAC's RulesFor lists for the admin: the `cluster-admin` ClusterRole (bound to
- * `system:masters`), then the roles bootstrap binds to `system:authenticated` — `system:basic-user`,
- * `system:discovery`, `system:public-info-viewer` — in the order of their bindings' names.
+ * `authorizationutil.ResourceAttributesFrom` / `NonResourceAttributesFrom`: the authorizer attributes
+ * a review asks about, for `user`.
  */
-const ADMIN_RULES: readonly Rule[] = [
-  { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
-  { verbs: ['*'], nonResourceURLs: ['*'] },
-  { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
-  { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
-  { verbs: ['get'], nonResourceURLs: ['/livez', '/readyz', '/healthz', '/version', '/version/', '/openapi', '/openapi/*', '/api', '/api/*', '/apis', '/apis/*'] },
-  { verbs: ['get'], nonResourceURLs: ['/livez', '/readyz', '/healthz', '/version', '/version/'] },
-];
+function reviewAttributes(user: UserInfo, spec: AccessReviewRequest): Attributes {
+  const ra = spec.resourceAttributes;
+  if (ra) {
+    return {
+      user,
+      verb: ra.verb ?? '',
+      resourceRequest: true,
+      path: '',
+      namespace: ra.namespace ?? '',
+      apiGroup: ra.group ?? '',
+      apiVersion: ra.version ?? '',
+      resource: ra.resource ?? '',
+      subresource: ra.subresource ?? '',
+      name: ra.name ?? '',
+    };
+  }
+  const nra = spec.nonResourceAttributes ?? {};
+  return { user, verb: nra.verb ?? '', resourceRequest: false, path: nra.path ?? '', namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '' };
+}
 
 /**
- * A SelfSubjectRulesReview's answer: a new object (the request's spec is not echoed) listing the
- * admin's rules; 400 `no namespace on request` without spec.namespace, as upstream.
+ * The status of an access review (subjectaccessreview/rest.go): allowed on Allow, denied on Deny, the
+ * authorizer's reason, and its evaluation error when it met one (a binding to a missing role).
  */
-function rulesReviewAnswer(obj: KubeObject): KubeObject {
+async function accessReviewStatus(user: UserInfo, spec: AccessReviewRequest, ctx: ReviewContext): Promise<Record<string, unknown>> {
+  const res = await ctx.authorizer.authorize(reviewAttributes(user, spec));
+  const status: Record<string, unknown> = { allowed: res.decision === 'Allow' };
+  if (res.decision === 'Deny') status['denied'] = true;
+  if (res.reason) status['reason'] = res.reason;
+  if (res.error) status['evaluationError'] = res.error;
+  return status;
+}
+
+/** The subject of a (Local)SubjectAccessReview: `AuthorizationAttributesFrom`'s user. */
+function subjectOf(spec: AccessReviewRequest): UserInfo {
+  const user: UserInfo = { username: spec.user ?? '', groups: [...(spec.groups ?? [])] };
+  if (spec.uid) user.uid = spec.uid;
+  if (spec.extra) user.extra = structuredClone(spec.extra);
+  return user;
+}
+
+/**
+ * A SelfSubjectRulesReview's answer (selfsubjectrulesreview/rest.go): a new object (the request's spec
+ * is not echoed) listing the requester's rules in spec.namespace, from the authorizer's rule
+ * resolver; 400 `no namespace on request` without spec.namespace, as upstream.
+ */
+async function rulesReviewAnswer(obj: KubeObject, ctx: ReviewContext): Promise<KubeObject> {
   const namespace = (obj.spec as { namespace?: string } | undefined)?.namespace;
   if (!namespace) throw newBadRequest('no namespace on request');
-  const rules = ADMIN_RULES.map((r) => structuredClone(r));
+  const rules = await ctx.authorizer.rulesFor(ctx.user ?? ADMIN_USER, namespace);
+  const status: Record<string, unknown> = {
+    resourceRules: rules.resourceRules.map((r) => ({ verbs: [...r.verbs], ...(r.apiGroups.length ? { apiGroups: [...r.apiGroups] } : {}), ...(r.resources.length ? { resources: [...r.resources] } : {}), ...(r.resourceNames.length ? { resourceNames: [...r.resourceNames] } : {}) })),
+    nonResourceRules: rules.nonResourceRules.map((r) => ({ verbs: [...r.verbs], ...(r.nonResourceURLs.length ? { nonResourceURLs: [...r.nonResourceURLs] } : {}) })),
+    incomplete: rules.incomplete,
+  };
+  if (rules.error) status['evaluationError'] = rules.error;
   return {
     apiVersion: 'authorization.k8s.io/v1',
     kind: 'SelfSubjectRulesReview',
     metadata: { creationTimestamp: null } as unknown as ObjectMeta,
     spec: {},
-    status: {
-      resourceRules: rules.filter((r) => !r.nonResourceURLs),
-      nonResourceRules: rules.filter((r) => r.nonResourceURLs),
-      incomplete: false,
-    },
+    status,
   };
 }
 
@@ -275,14 +300,25 @@ export const selfSubjectReviewStrategy = reviewStrategy(
   (obj, ctx) => ({ ...obj, metadata: { creationTimestamp: null } as unknown as ObjectMeta, status: { userInfo: userInfoOf(ctx.user ?? ADMIN_USER) } }),
 );
 
-/** authorization.k8s.io/v1 subjectaccessreviews. */
-export const subjectAccessReviewStrategy = reviewStrategy(SUBJECT_ACCESS_REVIEWS, validateSubjectAccessReview, (obj) => answer(obj, accessReviewStatus(obj)));
+/** authorization.k8s.io/v1 subjectaccessreviews: may the user and groups of the spec do that? */
+export const subjectAccessReviewStrategy = reviewStrategy(SUBJECT_ACCESS_REVIEWS, validateSubjectAccessReview, async (obj, ctx) => {
+  const spec = specOf(obj) as AccessReviewRequest;
+  return answer(obj, await accessReviewStatus(subjectOf(spec), spec, ctx));
+});
 
-/** authorization.k8s.io/v1 localsubjectaccessreviews (namespaced). */
-export const localSubjectAccessReviewStrategy = reviewStrategy(LOCAL_SUBJECT_ACCESS_REVIEWS, validateLocalSubjectAccessReview, (obj) => answer(obj, accessReviewStatus(obj)));
+/** authorization.k8s.io/v1 localsubjectaccessreviews (namespaced): the same, within the review's namespace. */
+export const localSubjectAccessReviewStrategy = reviewStrategy(LOCAL_SUBJECT_ACCESS_REVIEWS, validateLocalSubjectAccessReview, async (obj, ctx) => {
+  const spec = specOf(obj) as AccessReviewRequest;
+  return answer(obj, await accessReviewStatus(subjectOf(spec), spec, ctx));
+});
 
-/** authorization.k8s.io/v1 selfsubjectaccessreviews: `kubectl auth can-i` → `yes`. */
-export const selfSubjectAccessReviewStrategy = reviewStrategy(SELF_SUBJECT_ACCESS_REVIEWS, validateSelfSubjectAccessReview, (obj) => answer(obj, { allowed: true }));
+/**
+ * authorization.k8s.io/v1 selfsubjectaccessreviews: `kubectl auth can-i` — may the requester (the
+ * admin for in-process requests) do that?
+ */
+export const selfSubjectAccessReviewStrategy = reviewStrategy(SELF_SUBJECT_ACCESS_REVIEWS, validateSelfSubjectAccessReview, async (obj, ctx) =>
+  answer(obj, await accessReviewStatus(ctx.user ?? ADMIN_USER, specOf(obj), ctx)),
+);
 
 /** authorization.k8s.io/v1 selfsubjectrulesreviews: `kubectl auth can-i --list`. */
 export const selfSubjectRulesReviewStrategy = reviewStrategy(SELF_SUBJECT_RULES_REVIEWS, () => [], rulesReviewAnswer);

@@ -1,6 +1,9 @@
 /**
- * RoleBindings (namespaced) and ClusterRoleBindings (rbac.authorization.k8s.io/v1), with the
- * `cluster-admin` ClusterRoleBinding every cluster has (rbac-bootstrap.ts). Not enforced (issue 20).
+ * RoleBindings (namespaced) and ClusterRoleBindings (rbac.authorization.k8s.io/v1), with upstream's
+ * bootstrap bindings reconciled at start-up (rbac-bootstrap.ts, rbac-reconcile.ts: `cluster-admin`
+ * for `system:masters`, the `system:*` and controller bindings, the RoleBindings of kube-system and
+ * kube-public, and kubeadm's `kubeadm:cluster-admins`). The authorizer in src/apiserver/authz
+ * evaluates them for every request.
  *
  * Followed (v1.33): pkg/apis/rbac/v1/defaults.go (SetDefaults_RoleBinding, SetDefaults_ClusterRoleBinding,
  * SetDefaults_Subject), pkg/apis/rbac/validation/validation.go (ValidateRoleBinding,
@@ -14,8 +17,9 @@ import type { ClusterRoleBinding, RoleBinding, RoleRef, Subject } from '../../..
 import { field, goQuote, GoSyntax, type FieldError } from '../../../machinery/errors/index.js';
 import { isDNS1123Subdomain } from '../../../machinery/validation/index.js';
 import { resourceInfo, type ResourceStrategy, type TablePrinter } from '../strategy.js';
-import { bootstrapStorage, type ApiObject } from './helpers.js';
-import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS } from './rbac-bootstrap.js';
+import type { ApiObject } from './helpers.js';
+import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_ROLE_BINDINGS } from './rbac-bootstrap.js';
+import { rbacStorage } from './rbac-storage.js';
 import { RBAC_STRATEGY, validateRBACName } from './roles.js';
 import { AGE_COLUMN, NAME_COLUMN, column, translateTimestampSince } from './table-helpers.js';
 
@@ -137,26 +141,27 @@ function bindingPrinter(kind: 'roleBinding' | 'clusterRoleBinding', roleRefDescr
   };
 }
 
-/** The RoleBinding strategy. */
+/** The RoleBinding strategy, which reconciles the bootstrap RoleBindings of kube-system and kube-public at start-up. */
 export const roleBindingStrategy: ResourceStrategy<RoleBindingObject> = {
   ...RBAC_STRATEGY,
   info: resourceInfo(ROLE_BINDINGS),
   defaults: defaultBinding,
   validate: (rb) => validateBinding(rb, true),
   validateUpdate: (rb, old) => [...validateBinding(rb, true), ...validateRoleRefUpdate(rb, old)],
+  storage: rbacStorage('rolebindings', BOOTSTRAP_ROLE_BINDINGS),
   table: bindingPrinter(
     'roleBinding',
     'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.',
   ),
 };
 
-/** The ClusterRoleBinding strategy, which creates the `cluster-admin` binding at start-up. */
+/** The ClusterRoleBinding strategy, which reconciles the bootstrap ClusterRoleBindings at start-up. */
 export const clusterRoleBindingStrategy: ResourceStrategy<ClusterRoleBindingObject> = {
   ...RBAC_STRATEGY,
   info: resourceInfo(CLUSTER_ROLE_BINDINGS),
   defaults: defaultBinding,
   validate: (crb) => validateBinding(crb, false),
   validateUpdate: (crb, old) => [...validateBinding(crb, false), ...validateRoleRefUpdate(crb, old)],
-  storage: bootstrapStorage(BOOTSTRAP_CLUSTER_ROLE_BINDINGS),
+  storage: rbacStorage('clusterrolebindings', BOOTSTRAP_CLUSTER_ROLE_BINDINGS),
   table: bindingPrinter('clusterRoleBinding', 'RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.'),
 };

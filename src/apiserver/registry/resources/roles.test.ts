@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule } from '../../../api/index.js';
 import { newClientset } from '../../../client/index.js';
 import { fieldErrorString, type FieldError } from '../../../machinery/errors/index.js';
+import { BOOTSTRAP_CLUSTER_ROLES } from './rbac-bootstrap.js';
 import { newTestServer, rejectsWithStatus } from '../../testing/fixtures.js';
 import { servedStrategies } from './index.js';
 import { clusterRoleStrategy, roleStrategy, validateClusterRole, validatePolicyRule, validateRole } from './roles.js';
@@ -74,22 +75,17 @@ test('a server: RBAC names are URL path segments; the bootstrap policy is there'
   );
 
   const roles = (await cs.rbac.clusterRoles().list()).items;
-  assert.deepEqual(roles.map((r) => r.metadata?.name), [
-    'admin',
-    'cluster-admin',
-    'edit',
-    'system:aggregate-to-admin',
-    'system:aggregate-to-edit',
-    'system:aggregate-to-view',
-    'system:mine',
-    'view',
-  ]);
+  // The whole bootstrap policy (rbac-bootstrap.ts) plus the one created here, in name order.
+  assert.deepEqual(
+    roles.map((r) => r.metadata?.name),
+    [...BOOTSTRAP_CLUSTER_ROLES.map((r) => r.metadata?.name ?? ''), 'system:mine'].sort(),
+  );
   const byName = new Map(roles.map((r) => [r.metadata?.name, r]));
   const view = byName.get('view');
   assert.deepEqual(view?.metadata?.labels, { 'kubernetes.io/bootstrapping': 'rbac-defaults', 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' });
   assert.deepEqual(view?.metadata?.annotations, { 'rbac.authorization.kubernetes.io/autoupdate': 'true' });
   assert.deepEqual(view?.aggregationRule, { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }] });
-  assert.equal(view?.rules, undefined, 'no aggregation controller fills it');
+  assert.equal(view?.rules, undefined, 'the aggregation controller fills it; the server does not');
   assert.deepEqual(byName.get('cluster-admin')?.rules, [
     { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
     { nonResourceURLs: ['*'], verbs: ['*'] },

@@ -1,7 +1,8 @@
 /**
- * Roles (namespaced) and ClusterRoles (rbac.authorization.k8s.io/v1), with the default ClusterRoles
- * every cluster has (see rbac-bootstrap.ts). RBAC is not enforced (issue 20): the objects are stored,
- * validated and listed as upstream does, and no request is authorized by them.
+ * Roles (namespaced) and ClusterRoles (rbac.authorization.k8s.io/v1), with upstream's bootstrap
+ * policy reconciled at start-up (rbac-bootstrap.ts, rbac-reconcile.ts): the default ClusterRoles,
+ * the controllers' roles and the Roles of kube-system and kube-public. The authorizer in
+ * src/apiserver/authz evaluates them (with the bindings of rolebindings.ts) for every request.
  *
  * Followed (v1.33): pkg/apis/rbac/validation/validation.go (ValidateRBACName, ValidatePolicyRule,
  * ValidateRole, ValidateClusterRole with its aggregationRule, ValidateClusterRoleUpdate),
@@ -21,8 +22,9 @@ import { field, goStringSlice, type FieldError } from '../../../machinery/errors
 import { selectorFromLabelSelector } from '../../../machinery/labels/index.js';
 import { isValidPathSegmentName, validateLabelSelector } from '../../../machinery/validation/index.js';
 import { resourceInfo, type ResourceStrategy } from '../strategy.js';
-import { bootstrapStorage, type ApiObject } from './helpers.js';
-import { BOOTSTRAP_CLUSTER_ROLES } from './rbac-bootstrap.js';
+import type { ApiObject } from './helpers.js';
+import { BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_ROLES } from './rbac-bootstrap.js';
+import { rbacStorage } from './rbac-storage.js';
 import { defaultTablePrinter } from './table-helpers.js';
 
 type RoleObject = ApiObject<Role>;
@@ -99,23 +101,24 @@ export const RBAC_STRATEGY = {
   fieldSelectors: {},
 } as const;
 
-/** The Role strategy. */
+/** The Role strategy, which reconciles the bootstrap Roles of kube-system and kube-public at start-up. */
 export const roleStrategy: ResourceStrategy<RoleObject> = {
   ...RBAC_STRATEGY,
   info: resourceInfo(ROLES),
   defaults() {},
   validate: validateRole,
   validateUpdate: validateRole,
+  storage: rbacStorage('roles', BOOTSTRAP_ROLES),
   table: defaultTablePrinter,
 };
 
-/** The ClusterRole strategy, which creates the default ClusterRoles at start-up. */
+/** The ClusterRole strategy, which reconciles the bootstrap ClusterRoles at start-up. */
 export const clusterRoleStrategy: ResourceStrategy<ClusterRoleObject> = {
   ...RBAC_STRATEGY,
   info: resourceInfo(CLUSTER_ROLES),
   defaults() {},
   validate: validateClusterRole,
   validateUpdate: (role) => [...validateClusterRole(role), ...validateClusterRole(role)],
-  storage: bootstrapStorage(BOOTSTRAP_CLUSTER_ROLES),
+  storage: rbacStorage('clusterroles', BOOTSTRAP_CLUSTER_ROLES),
   table: defaultTablePrinter,
 };

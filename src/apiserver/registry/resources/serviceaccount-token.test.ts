@@ -110,7 +110,7 @@ describe('serviceaccounts/token (TokenRequest)', () => {
 });
 
 describe('requests bearing a service-account token', () => {
-  test('whoami is the account; the token works for other requests; a deleted account is 401', async () => {
+  test('whoami is the account; the token is authorized by RBAC for other requests; a deleted account is 401', async () => {
     const t = await newTestServer({ strategies: servedStrategies });
     const http = await startHttpServer(t.server, { host: '127.0.0.1', port: 0, token: 'admin-token', clock: t.clock });
     const base = `http://127.0.0.1:${http.port}`;
@@ -123,6 +123,17 @@ describe('requests bearing a service-account token', () => {
       assert.equal(info.username, 'system:serviceaccount:default:default');
       assert.deepEqual(info.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
       assert.ok(info.uid);
+      // Authorized by RBAC: nothing until a binding grants it.
+      assert.equal((await fetch(`${base}/api/v1/namespaces/default/pods`, { headers })).status, 403);
+      await t.server.handle({
+        verb: 'create',
+        group: 'rbac.authorization.k8s.io',
+        version: 'v1',
+        resource: 'rolebindings',
+        namespace: 'default',
+        body: { metadata: { name: 'sa-view' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:aggregate-to-view' }, subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'default' }] },
+      });
+      await t.server.waitUntilFresh();
       assert.equal((await fetch(`${base}/api/v1/namespaces/default/pods`, { headers })).status, 200);
       const admin = await fetch(`${base}/apis/authentication.k8s.io/v1/selfsubjectreviews`, { method: 'POST', headers: { ...headers, authorization: 'Bearer admin-token' }, body: '{}' });
       assert.equal(((await admin.json()) as { status: { userInfo: { username: string } } }).status.userInfo.username, 'kubeplane-admin');
