@@ -150,7 +150,7 @@ export function authorizationBenchLines(r: AuthorizationBenchResult): string[] {
   return [
     `authorization with ${OBJECTS} ClusterRoles + bindings and ${OBJECTS} Roles + bindings: GET pod as a token user over HTTPS, ${CONCURRENCY} in flight: ` +
       `RBAC ${r.rbacRequestsPerSecond.toFixed(0)} requests/s, AlwaysAllow ${r.alwaysAllowRequestsPerSecond.toFixed(0)} requests/s = ${(r.rbacRequestsPerSecond / r.alwaysAllowRequestsPerSecond).toFixed(2)} ×`,
-    `  the authorizer alone: ${r.allowedDecisionsPerSecond.toFixed(0)} allowed decisions/s (binding found last), ${r.deniedDecisionsPerSecond.toFixed(0)} denied decisions/s (every binding read)`,
+    `  the authorizer alone: ${r.allowedDecisionsPerSecond.toFixed(0)} allowed decisions/s (jane, bound by the last RoleBinding), ${r.deniedDecisionsPerSecond.toFixed(0)} denied decisions/s (a user no binding names)`,
   ];
 }
 

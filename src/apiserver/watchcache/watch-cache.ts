@@ -66,6 +66,8 @@ function asReadError(err: unknown): StatusError {
 
 /** The current objects and recent changes under one resource prefix, e.g. `/registry/apps/deployments/`. */
 export class WatchCache {
+  /** See {@link changes}. */
+  private changeCount = 0;
   private readonly objects = new Map<string, KubeObject>();
   /** The same objects in key order, with O(1) snapshots. */
   private readonly ordered = new OrderedStore<KubeObject>();
@@ -319,11 +321,21 @@ export class WatchCache {
   private setObject(key: string, obj: KubeObject): void {
     this.objects.set(key, obj);
     this.ordered.set(key, obj);
+    this.changeCount++;
   }
 
   private deleteObject(key: string): void {
     this.objects.delete(key);
     this.ordered.delete(key);
+    this.changeCount++;
+  }
+
+  /**
+   * How many times an object was set or removed: unchanged means every object is the same, so a
+   * reader may keep what it derived from them (RBAC's binding lists).
+   */
+  get changes(): number {
+    return this.changeCount;
   }
 
   private emit(ev: CacheEvent): void {

@@ -233,3 +233,35 @@ describe('visiting (rule.go VisitRulesFor)', () => {
     assert.equal(source.toString(), 'RoleBinding "b/ns1" of ClusterRole "admin" to ServiceAccount "sa/ns1"');
   });
 });
+
+describe('DefaultRuleResolver: the subject index over an unchanged list', () => {
+  const rule = (resource: string): PolicyRule => ({ verbs: ['get'], apiGroups: [''], resources: [resource] });
+  const crb = (name: string, subjects: Subject[]): ClusterRoleBinding => ({ metadata: { name }, subjects, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name } });
+  const clusterRoles = ['a', 'b', 'c', 'd', 'e'].map((n) => ({ metadata: { name: n }, rules: [rule(n)] }));
+  const bindings: ClusterRoleBinding[] = [
+    crb('a', [{ kind: 'User', name: 'other' }]),
+    crb('b', [{ kind: 'Group', name: 'dev' }, { kind: 'User', name: 'jane' }]),
+    crb('c', [{ kind: 'ServiceAccount', name: 'robot', namespace: 'ns' }]),
+    crb('d', [{ kind: 'User', name: 'jane' }]),
+    crb('e', [{ kind: 'ServiceAccount', name: 'robot' }]),
+  ];
+  // The same array on every call, as the server's getters return it while the cache is unchanged.
+  const getters: RBACGetters = { ...staticRoles({ clusterRoles }), listClusterRoleBindings: () => bindings };
+  const resolver = new DefaultRuleResolver(getters);
+  const resources = (u: RequestUser): string[] => resolver.rulesFor(u, 'ns').rules.map((r) => r.resources?.[0] ?? '');
+
+  it('visits the bindings naming the user or a group of theirs in list order, each once', () => {
+    assert.deepEqual(resources(user('jane', ['dev'])), ['b', 'd']);
+    assert.deepEqual(resources(user('x', ['dev'])), ['b']);
+    assert.deepEqual(resources(user('nobody')), []);
+  });
+  it('a ServiceAccount subject of a ClusterRoleBinding needs its namespace', () => {
+    assert.deepEqual(resources(user('system:serviceaccount:ns:robot')), ['c']);
+  });
+  it('the same answers as visiting every binding with appliesTo', () => {
+    for (const u of [user('jane', ['dev']), user('other'), user('system:serviceaccount:ns:robot', ['dev'])]) {
+      const expected = bindings.filter((b) => appliesTo(u, b.subjects ?? [], '') >= 0).map((b) => b.roleRef.name);
+      assert.deepEqual(resources(u), expected);
+    }
+  });
+});

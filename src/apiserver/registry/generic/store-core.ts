@@ -214,6 +214,11 @@ export abstract class StoreCore {
     return Array.from(this.opts.cache.entries(this.prefixFor(namespace)), ([, obj]) => obj);
   }
 
+  /** The watch cache's change counter ({@link WatchCache.changes}): equal counts, equal {@link cachedObjects}. */
+  cacheChanges(): number {
+    return this.opts.cache.changes;
+  }
+
   /** The cached object, without waiting for freshness (admission lookups). */
   cached(namespace: string | undefined, name: string): KubeObject | undefined {
     return this.opts.cache.get(this.keyFor(namespace, name));
