@@ -31,6 +31,8 @@ export function createLogger(level: string): Logger {
     { level, base: undefined },
     {
       write(chunk: string): void {
+        // A closed stderr (its reader gone) takes no more lines: each would fail again.
+        if (process.stderr.destroyed) return;
         process.stderr.write(formatLogLine(chunk.trimEnd()));
       },
     },

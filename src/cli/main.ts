@@ -10,9 +10,9 @@ import { handleError, setFallbackErrorLogger } from '../util/runtime/index.js';
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { startApiServer, startCluster, userKubeconfig, type ApiServerOptions, type HPAOptions, type NodeLifecycleOptions } from './cluster.js';
-import { runControllerManager, runNodes, runScheduler, type LeaderElectionFlags } from './processes.js';
+import { connect, runControllerManager, runNodes, runScheduler, type LeaderElectionFlags } from './processes.js';
 import { KNOWN_CONTROLLERS, unknownControllerError } from './components.js';
-import { addNode, clientFromKubeconfig, newNodeObject, removeNode, setNodeStopped } from './nodes.js';
+import { addNode, newNodeObject, removeNode, setNodeStopped } from './nodes.js';
 import { setLoad } from './load.js';
 import { parseDuration } from '../machinery/duration/index.js';
 import { holdProcessOpen } from '../util/clock/index.js';
@@ -337,6 +337,14 @@ function runUntilStopped(logger: Logger, run: (signal: AbortSignal) => Promise<b
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Whoever read our output is gone (a closed pipe): stop, as a Go component dies of SIGPIPE, rather
+  // than report the failed write, whose report fails too, and spin on it.
+  const outputGone = (err: NodeJS.ErrnoException): void => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') return;
+    if (!controller.signal.aborted) controller.abort();
+  };
+  process.stdout.on('error', outputGone);
+  process.stderr.on('error', outputGone);
   const release = holdProcessOpen();
   run(controller.signal).then(
     (ok) => {
@@ -488,11 +496,11 @@ nodesCommand
   .option('--label <key=value>', 'node label (repeatable)', collect, [])
   .option('--taint <key[=value]:Effect>', 'node taint (repeatable)', collect, [])
   .action(async (name: string, o: { kubeconfig?: string; label: string[]; taint: string[] }) => {
-    const { client, close } = await clientFromKubeconfig(kubeconfigPath(o.kubeconfig));
+    const conn = await connect(kubeconfigPath(o.kubeconfig));
     try {
-      await addNode(client, newNodeObject(name, o.label, o.taint));
+      await addNode(conn.clientFor('kubeplane-nodes'), newNodeObject(name, o.label, o.taint));
     } finally {
-      close();
+      conn.transport.close();
     }
     process.stdout.write(`node/${name} created\n`);
   });
@@ -501,11 +509,11 @@ nodesCommand
   .description('remove a node (as when its machine goes away)')
   .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: $KUBECONFIG, else .kubeplane/kubeconfig)')
   .action(async (name: string, o: { kubeconfig?: string }) => {
-    const { client, close } = await clientFromKubeconfig(kubeconfigPath(o.kubeconfig));
+    const conn = await connect(kubeconfigPath(o.kubeconfig));
     try {
-      await removeNode(client, name);
+      await removeNode(conn.clientFor('kubeplane-nodes'), name);
     } finally {
-      close();
+      conn.transport.close();
     }
     process.stdout.write(`node/${name} removed\n`);
   });
@@ -518,11 +526,11 @@ for (const [verb, stopped, what] of [
     .description(what)
     .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: $KUBECONFIG, else .kubeplane/kubeconfig)')
     .action(async (name: string, o: { kubeconfig?: string }) => {
-      const { client, close } = await clientFromKubeconfig(kubeconfigPath(o.kubeconfig));
+      const conn = await connect(kubeconfigPath(o.kubeconfig));
       try {
-        await setNodeStopped(client, name, stopped);
+        await setNodeStopped(conn.clientFor('kubeplane-nodes'), name, stopped);
       } finally {
-        close();
+        conn.transport.close();
       }
       process.stdout.write(`node/${name} ${stopped ? 'stopped' : 'started'}\n`);
     });
@@ -539,7 +547,10 @@ program
   .option('-n, --namespace <ns>', 'namespace of the workload (default: the kubeconfig context\'s, else default)')
   .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: $KUBECONFIG, else .kubeplane/kubeconfig)')
   .action(async (workload: string, o: { cpu?: string; memory?: string; clear?: boolean; namespace?: string; kubeconfig?: string }) => {
-    const { client, namespace, close } = await clientFromKubeconfig(kubeconfigPath(o.kubeconfig), 'kubeplane-load');
+    const conn = await connect(kubeconfigPath(o.kubeconfig));
+    const client = conn.clientFor('kubeplane-load');
+    const namespace = conn.namespace;
+    const close = (): void => conn.transport.close();
     let line: string;
     try {
       line = await setLoad(client, o.namespace || namespace || 'default', workload, {
