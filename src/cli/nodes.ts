@@ -8,9 +8,7 @@
  * starting removes it.
  */
 import type { Node, Taint } from '../api/index.js';
-import { newClientset, type Clientset } from '../client/index.js';
-import { HttpTransport } from '../client/http/index.js';
-import { loadKubeconfig } from '../client/kubeconfig.js';
+import type { Clientset } from '../client/index.js';
 import { isNotFound } from '../machinery/errors/index.js';
 import { NODE_SIMULATE_ANNOTATION, NODE_STOPPED } from '../nodes/index.js';
 
@@ -46,17 +44,6 @@ export function newNodeObject(name: string, labels: readonly string[], taints: r
   const node: Node = { apiVersion: 'v1', kind: 'Node', metadata };
   if (taints.length > 0) node.spec = { taints: taints.map(parseTaint) };
   return node;
-}
-
-/**
- * A clientset over HTTPS for the cluster of `kubeconfigPath` (its current context), with the
- * context's namespace when it names one.
- * @throws Error when the kubeconfig cannot be loaded (see `loadKubeconfig`)
- */
-export async function clientFromKubeconfig(kubeconfigPath: string, userAgent = 'kubeplane-nodes'): Promise<{ client: Clientset; namespace: string | undefined; close: () => void }> {
-  const conn = await loadKubeconfig(kubeconfigPath);
-  const transport = new HttpTransport({ ...conn, userAgent });
-  return { client: newClientset(transport, { userAgent }), namespace: conn.namespace, close: () => transport.close() };
 }
 
 /** Creates the node. Throws the API error (AlreadyExists, Invalid…). */

@@ -53,19 +53,32 @@ export interface ProcessOptions {
 }
 
 /** A connection to the API server of a kubeconfig: clientsets by User-Agent over one connection pool. */
-interface Connection {
+export interface Connection {
   clientFor(userAgent: string): Clientset;
   transport: HttpTransport;
   /** The kubeconfig's connection settings. */
   settings: HttpTransportOptions;
   /** PEM of the cluster CA the kubeconfig trusts, if it names one. */
   caData?: string;
+  /** The current context's namespace, when it names one. */
+  namespace?: string;
 }
 
-async function connect(kubeconfig: string, clock: Clock): Promise<Connection> {
+/**
+ * Connects to the cluster of `kubeconfig` (its current context): every component process and the
+ * `nodes add|remove|stop|start` and `load` commands. Close `transport` when done.
+ * @throws Error when the kubeconfig cannot be loaded (see `loadKubeconfig`)
+ */
+export async function connect(kubeconfig: string, clock: Clock = realClock): Promise<Connection> {
   const conn = await loadKubeconfig(kubeconfig, undefined, clock);
   const transport = new HttpTransport(conn);
-  return { clientFor: (userAgent) => newClientset(transport, { userAgent }), transport, settings: conn, ...(conn.caData ? { caData: conn.caData } : {}) };
+  return {
+    clientFor: (userAgent) => newClientset(transport, { userAgent }),
+    transport,
+    settings: conn,
+    ...(conn.caData ? { caData: conn.caData } : {}),
+    ...(conn.namespace ? { namespace: conn.namespace } : {}),
+  };
 }
 
 /**

@@ -429,11 +429,11 @@ function cases(csrPem: string): Case[] {
       obj('apiregistration.k8s.io/v1', 'APIService', 'v1.aggregated.example.com', { spec: { group: 'aggregated.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: NS, name: 'svc' }, insecureSkipTLSVerify: true } }, false),
       same({ spec: { group: 'aggregated.example.com', groupPriorityMinimum: 100, insecureSkipTLSVerify: true, service: { name: 'svc', namespace: NS, port: 443 }, version: 'v1', versionPriority: 10 } }),
     ],
-    // The CSR strategy records the requesting user (kubeplane's one identity) at create.
+    // The CSR strategy records the requesting user (the admin kubeconfig's client certificate) at create.
     [
       'certificatesigningrequest',
       obj('certificates.k8s.io/v1', 'CertificateSigningRequest', 'kinds-csr', { spec: { request: csrPem, signerName: 'example.com/signer', usages: ['client auth'] } }, false),
-      same({ spec: { groups: ['system:masters', 'system:authenticated'], request: csrPem, signerName: 'example.com/signer', usages: ['client auth'], username: 'kubeplane-admin' } }),
+      same({ spec: { groups: ['kubeadm:cluster-admins', 'system:authenticated'], request: csrPem, signerName: 'example.com/signer', usages: ['client auth'], username: 'kubernetes-admin' } }),
     ],
     // flowcontrol/v1 SetDefaults_FlowSchemaSpec (matchingPrecedence 1000), SetDefaults_LimitedPriorityLevelConfiguration.
     [

@@ -101,6 +101,10 @@ export async function startKubeplane(opts: { nodes?: number; dataDir?: string; a
     [cliPath, 'up', '--port', '0', '--data-dir', dataDir, '--nodes', String(opts.nodes ?? 3), ...(opts.args ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // None outlives the test file, even one the runner ends at its timeout or kills.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -165,6 +169,51 @@ export async function startKubeplane(opts: { nodes?: number; dataDir?: string; a
       return ended.signal;
     },
   };
+}
+
+/** A kubeplane process started with {@link startProcess}. */
+export interface Proc {
+  name: string;
+  /** The running process (a new one after a restart). */
+  child: ChildProcess;
+  /** Everything every incarnation wrote. */
+  output(): string;
+}
+
+/**
+ * Starts `kubeplane <args>` with the built CLI and resolves once its output matches `ready`. A process
+ * that exits by itself while `restart()` says so (a controller manager or scheduler that lost its
+ * Lease exits 1, as upstream's do) is started again, as the kubelet or systemd restarts them; one
+ * killed by a signal is not. None outlives the test file, even one the runner ends at its timeout.
+ */
+export async function startProcess(name: string, args: string[], ready: RegExp, restart?: () => boolean): Promise<Proc> {
+  let out = '';
+  const spawnOne = (): ChildProcess => {
+    const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const killOnExit = (): void => void child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    child.once('exit', () => process.off('exit', killOnExit));
+    const append = (d: Buffer): void => void (out += d.toString());
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
+    child.once('exit', (code, signal) => {
+      if (!restart || signal !== null || !restart()) return;
+      out += `\n[exited ${code}; restarted]\n`;
+      proc.child = spawnOne();
+    });
+    return child;
+  };
+  const proc: Proc = { name, child: spawnOne(), output: () => out };
+  const first = proc.child;
+  await new Promise<void>((resolve, reject) => {
+    const check = (): void => {
+      if (ready.test(out)) resolve();
+    };
+    first.stdout?.on('data', check);
+    first.stderr?.on('data', check);
+    first.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready:\n${out}`)));
+  });
+  return proc;
 }
 
 /**

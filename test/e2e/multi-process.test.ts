@@ -19,62 +19,16 @@
  * every process's output; the waits are bounded so that one fails before the file's 180 s do.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { etcdSkipReason, startEtcdCluster, type EtcdCluster } from '../../src/storage/etcd/testing/members.js';
 import { realClock } from '../../src/util/clock/index.js';
-import { deploymentYaml, eventually, repoRoot, requireKubectl } from './harness.js';
+import { deploymentYaml, eventually, requireKubectl, startProcess, type Proc } from './harness.js';
 
-const cli = join(repoRoot, 'dist/src/cli/main.js');
 const LEADER_ELECTION = ['--leader-elect-lease-duration', '8s', '--leader-elect-renew-deadline', '6s', '--leader-elect-retry-period', '1s'];
-
-/** A kubeplane process of the split control plane. */
-interface Proc {
-  name: string;
-  /** The running process (a new one after a restart). */
-  child: ChildProcess;
-  /** Everything every incarnation wrote. */
-  output(): string;
-}
-
-/**
- * Starts `kubeplane <args>` and resolves once its output matches `ready`. With `supervise`, a process
- * that exits by itself (a controller manager or scheduler that lost its Lease exits 1, as upstream's
- * do) is started again, as the kubelet or systemd restarts them; one killed by a signal is not.
- */
-async function startProc(name: string, args: string[], ready: RegExp, supervise = false): Promise<Proc> {
-  let out = '';
-  const spawnOne = (): ChildProcess => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    // None outlives the test file, even one the runner ends at its timeout.
-    const killOnExit = (): void => void child.kill('SIGKILL');
-    process.once('exit', killOnExit);
-    child.once('exit', () => process.off('exit', killOnExit));
-    const append = (d: Buffer): void => void (out += d.toString());
-    child.stdout?.on('data', append);
-    child.stderr?.on('data', append);
-    child.once('exit', (code, signal) => {
-      if (!supervise || signal !== null || stopping) return;
-      out += `\n[exited ${code}; restarted]\n`;
-      proc.child = spawnOne();
-    });
-    return child;
-  };
-  const proc: Proc = { name, child: spawnOne(), output: () => out };
-  const first = proc.child;
-  await new Promise<void>((resolve, reject) => {
-    const check = (): void => {
-      if (ready.test(out)) resolve();
-    };
-    first.stdout?.on('data', check);
-    first.stderr?.on('data', check);
-    first.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready:\n${out}`)));
-  });
-  return proc;
-}
 
 /** Set once the suite is tearing down: nothing is restarted any more. */
 let stopping = false;
@@ -123,25 +77,25 @@ void describe('the control plane as processes: two API servers, leader-elected c
     dataDir = mkdtempSync(join(tmpdir(), 'kubeplane-mp-'));
     const store = ['--data-dir', dataDir, '--datastore', 'etcd', '--etcd-servers', etcd.clientUrls.join(',')];
     // Each API server writes <data-dir>/kubeconfig for itself: keep a copy of each.
-    procs.push(await startProc('apiserver-a', ['apiserver', '--secure-port', '0', ...store], /apiserver is ready/));
+    procs.push(await startProcess('apiserver-a', ['apiserver', '--secure-port', '0', ...store], /apiserver is ready/));
     kcA = join(dataDir, 'kubeconfig-a');
     copyFileSync(join(dataDir, 'kubeconfig'), kcA);
-    procs.push(await startProc('apiserver-b', ['apiserver', '--secure-port', '0', ...store], /apiserver is ready/));
+    procs.push(await startProcess('apiserver-b', ['apiserver', '--secure-port', '0', ...store], /apiserver is ready/));
     kcB = join(dataDir, 'kubeconfig-b');
     copyFileSync(join(dataDir, 'kubeconfig'), kcB);
     for (const [name, kc] of [
       ['controller-manager-1', kcA],
       ['controller-manager-2', kcB],
     ] as const) {
-      procs.push(await startProc(name, ['controller-manager', '--kubeconfig', kc, ...LEADER_ELECTION], /Attempting to acquire leader lease/, true));
+      procs.push(await startProcess(name, ['controller-manager', '--kubeconfig', kc, ...LEADER_ELECTION], /Attempting to acquire leader lease/, () => !stopping));
     }
     for (const [name, kc] of [
       ['scheduler-1', kcB],
       ['scheduler-2', kcA],
     ] as const) {
-      procs.push(await startProc(name, ['scheduler', '--kubeconfig', kc, ...LEADER_ELECTION], /Attempting to acquire leader lease/, true));
+      procs.push(await startProcess(name, ['scheduler', '--kubeconfig', kc, ...LEADER_ELECTION], /Attempting to acquire leader lease/, () => !stopping));
     }
-    procs.push(await startProc('nodes', ['nodes', 'run', '--kubeconfig', kcA, '--count', '20', '--pod-start-delay', '0', '--kubelet-pod-events=false'], /nodes are ready/));
+    procs.push(await startProcess('nodes', ['nodes', 'run', '--kubeconfig', kcA, '--count', '20', '--pod-start-delay', '0', '--kubelet-pod-events=false'], /nodes are ready/));
   });
 
   after(async () => {

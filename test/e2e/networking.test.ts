@@ -157,11 +157,11 @@ spec:
     const pending = table(await kp.kubectlOk(['get', 'csr']));
     assert.match(pending.header, /^NAME\s+AGE\s+SIGNERNAME\s+REQUESTOR\s+REQUESTEDDURATION\s+CONDITION$/);
     const cells = pending.rows[0] ?? [];
-    assert.deepEqual([cells[0], ...cells.slice(2)], ['alice', 'kubernetes.io/kube-apiserver-client', 'kubeplane-admin', '24h', 'Pending']);
+    assert.deepEqual([cells[0], ...cells.slice(2)], ['alice', 'kubernetes.io/kube-apiserver-client', 'kubernetes-admin', '24h', 'Pending']);
     assert.equal((await kp.kubectlOk(['certificate', 'approve', 'alice'])).trim(), 'certificatesigningrequest.certificates.k8s.io/alice approved');
     assert.equal(table(await kp.kubectlOk(['get', 'csr', 'alice'])).rows[0]?.at(-1), 'Approved');
     const described = await kp.kubectlOk(['describe', 'csr', 'alice']);
-    assert.match(described, /Requesting User:\s+kubeplane-admin/);
+    assert.match(described, /Requesting User:\s+kubernetes-admin/);
     assert.match(described, /Status:\s+Approved/);
     assert.match(described, /Common Name:\s+alice/);
     const invalid = await kp.kubectl(['apply', '-f', '-'], csr.replace('name: alice', 'name: junk').replace(/request: .*/, `request: ${Buffer.from('hi\n').toString('base64')}`));

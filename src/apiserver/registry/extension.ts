@@ -109,9 +109,10 @@ export interface StorageExtension {
   /**
    * Mutating admission of a new object of this kind, after defaulting and before validation (the
    * Priority and DefaultTolerationSeconds plugins for pods); `namespace` is the request's (the
-   * object's own may not be set yet). May throw a StatusError.
+   * object's own may not be set yet); `user` who asked (undefined for the server's loopback calls:
+   * the CSR strategy records the requester). May throw a StatusError.
    */
-  mutateCreate?: (obj: KubeObject, namespace: string) => void | Promise<void>;
+  mutateCreate?: (obj: KubeObject, namespace: string, user: RequestUser | undefined) => void | Promise<void>;
   /**
    * Validating admission of this kind's objects, run after the strategy's validation passed and before
    * the write, on creates (`old` undefined) and updates of the main resource, dry runs included (where

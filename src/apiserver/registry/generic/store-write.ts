@@ -129,7 +129,7 @@ export abstract class WriteStore extends ReadStore {
     this.strategy.defaults(decoded);
     const obj = this.trackUpdate(view, '', undefined, decoded, managerOrUserAgent(fieldManager, userAgent));
     const meta = metaOf(obj);
-    await this.admitCreateBody(obj, namespace, meta.name ?? meta.generateName ?? '');
+    await this.admitCreateBody(obj, namespace, meta.name ?? meta.generateName ?? '', user);
     const generate = !meta.name && !!meta.generateName;
     const attempts = generate ? MAX_NAME_GENERATION_ATTEMPTS : 1;
     for (let i = 1; ; i++) {
@@ -149,9 +149,9 @@ export abstract class WriteStore extends ReadStore {
    * mutating admission changes `obj` in place, reading other kinds from their caches
    * (admission/live-lookup.ts). Throws the plugins' StatusErrors.
    */
-  private async admitCreateBody(obj: KubeObject, namespace: string | undefined, name: string): Promise<void> {
+  private async admitCreateBody(obj: KubeObject, namespace: string | undefined, name: string, user: RequestUser | undefined): Promise<void> {
     if (this.strategy.info.namespaced && this.opts.admitCreate) await this.opts.admitCreate(namespace ?? '', name, this.gr);
-    await this.extension.mutateCreate?.(obj, namespace ?? '');
+    await this.extension.mutateCreate?.(obj, namespace ?? '', user);
   }
 
   protected async createOnce(namespace: string | undefined, obj: KubeObject, dryRun: boolean, user?: RequestUser): Promise<KubeObject> {
@@ -490,7 +490,7 @@ export abstract class WriteStore extends ReadStore {
       // update.go/patch.go run the admission chain with operation CREATE when there is no object):
       // the namespace must exist, and mutating plugins (Priority, LimitRanger, …) and the quota run.
       const createAttempt = async (obj: KubeObject): Promise<Outcome> => {
-        if (mode === 'main') await this.admitCreateBody(obj, namespace, name);
+        if (mode === 'main') await this.admitCreateBody(obj, namespace, name, user);
         begin(obj, undefined);
         created = true;
         this.fillSystemFields(obj);

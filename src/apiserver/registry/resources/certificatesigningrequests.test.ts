@@ -131,6 +131,11 @@ describe('CSR through the API server', () => {
     const created = asCSR(await req('create', { body }));
     assert.deepEqual([created.spec.username, created.spec.groups, created.spec.uid, created.spec.extra], ['kubeplane-admin', ['system:masters', 'system:authenticated'], undefined, undefined]);
     assert.equal(created.status?.conditions, undefined);
+    // A request with a user (over HTTP, or an in-process transport acting as one) records that user.
+    const asJane = asCSR(
+      await t.server.handle({ ...certs, verb: 'create', body: { ...body, metadata: { name: 'from-jane' } }, user: { username: 'jane', uid: 'u-1', groups: ['dev', 'system:authenticated'], extra: { scopes: ['a'] } } }),
+    );
+    assert.deepEqual([asJane.spec.username, asJane.spec.groups, asJane.spec.uid, asJane.spec.extra], ['jane', ['dev', 'system:authenticated'], 'u-1', { scopes: ['a'] }]);
     await rejectsWithStatus(req('create', { body: csr({ request: 'not base64!' }) }), 400, 'CertificateSigningRequest in version "v1" cannot be handled as a CertificateSigningRequest: illegal base64 data at input byte 3');
   });
 

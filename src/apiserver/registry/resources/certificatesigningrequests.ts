@@ -1,7 +1,7 @@
 /**
  * CertificateSigningRequests (certificates.k8s.io/v1, cluster-scoped, with /approval and /status): a
- * PKCS#10 request for a signer. The requester's identity is written into the spec on create (here
- * always the one admin identity, reviews.ts `ADMIN_USER`); `/approval` changes only the conditions
+ * PKCS#10 request for a signer. The requester's identity is written into the spec on create (the
+ * authenticated user; reviews.ts `ADMIN_USER` for the server's own loopback calls); `/approval` changes only the conditions
  * (`kubectl certificate approve|deny`), `/status` only the certificate and the other conditions.
  * No signer runs in kubeplane: an approved request stays `Approved` until a client sets a certificate.
  *
@@ -264,6 +264,21 @@ export const approvalStrategy: UpdateStrategy = {
 /** The storage extension: `/approval` served as the object (get, update, patch) with {@link approvalStrategy}. */
 function csrStorage({ store }: StorageContext): StorageExtension {
   return {
+    /**
+     * strategy.go PrepareForCreate: the requester's identity (the admin for the server's own loopback
+     * calls) replaces whatever the client sent in spec.username, uid, groups and extra.
+     */
+    mutateCreate(obj, _namespace, user) {
+      const csr = obj as unknown as CertificateSigningRequest;
+      const spec = (csr.spec ??= { request: '', signerName: '' });
+      const requester = user ?? ADMIN_USER;
+      spec.username = requester.username;
+      if (requester.uid) spec.uid = requester.uid;
+      else delete spec.uid;
+      spec.groups = [...requester.groups];
+      if (requester.extra && Object.keys(requester.extra).length > 0) spec.extra = structuredClone(requester.extra);
+      else delete spec.extra;
+    },
     subresources: {
       approval: {
         get: async (req) => ({ code: 200, body: await store.get(undefined, req.name, req.query) }),
@@ -304,13 +319,8 @@ export const csrStrategy: ResourceStrategy<CSRObject> = {
   /** `ValidateCertificateRequestName` accepts any name; the generic path-segment rule remains. */
   nameValidator: isValidPathSegmentName,
   defaults: defaultCSR,
-  /** The requester's identity replaces whatever the client sent; status starts empty. */
+  /** Status starts empty (the requester's identity is set by {@link csrStorage}'s mutateCreate). */
   prepareForCreate(csr) {
-    const spec = (csr.spec ??= { request: '', signerName: '' });
-    delete spec.uid;
-    delete spec.extra;
-    spec.username = ADMIN_USER.username;
-    spec.groups = [...ADMIN_USER.groups];
     csr.status = {};
   },
   /** Spec and status change only through the subresources. */

@@ -112,10 +112,10 @@ test('a nameless LimitRange is named with a UUID; PUT may create; the default Na
   const ext = strategy.storage!({ rand: { uuid: () => '6b1e0b0e-0000-4000-8000-000000000001' } } as unknown as StorageContext);
   const obj = lr();
   delete obj.metadata!.name;
-  ext.mutateCreate!(obj, 'ns');
+  ext.mutateCreate!(obj, 'ns', undefined);
   assert.equal(obj.metadata?.name, '6b1e0b0e-0000-4000-8000-000000000001');
   const named = lr();
-  ext.mutateCreate!(named, 'ns');
+  ext.mutateCreate!(named, 'ns', undefined);
   assert.equal(named.metadata?.name, 'limits');
   assert.equal(strategy.allowCreateOnUpdate, true);
   assert.deepEqual(
