@@ -97,8 +97,15 @@ export function unionAuthenticator(...authenticators: TokenAuthenticator[]): Tok
   };
 }
 
-/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), or undefined. */
+/**
+ * The token of an `Authorization: Bearer <token>` header, or undefined when the header bears none, as
+ * bearertoken.go reads it: the trimmed header split on single spaces, the scheme case-insensitive, the
+ * token the second part (`Bearer a b` is `a`; `Bearer  a`, with the space before the token doubled,
+ * bears none).
+ */
 export function bearerTokenOf(header: string | undefined): string | undefined {
-  if (!header || !/^bearer /i.test(header)) return undefined;
-  return header.slice(7).trim();
+  const parts = (header ?? '').trim().split(' ');
+  if (parts.length < 2 || parts[0]?.toLowerCase() !== 'bearer') return undefined;
+  const token = parts[1] as string;
+  return token === '' ? undefined : token;
 }

@@ -12,7 +12,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenMapAuthenticator, type UserInfo } from './index.js';
+import { bearerTokenOf, tokenMapAuthenticator, type UserInfo } from './index.js';
 import { authenticateRequest, clientCertificateOf, type ClientCertificate, type RequestAuthenticatorOptions } from './request.js';
 
 const jane: UserInfo = { username: 'jane', uid: 'jane-uid', groups: ['dev'] };
@@ -142,5 +142,18 @@ describe('clientCertificateOf', () => {
   test('end to end: an unverified certificate of a socket is refused', async () => {
     const cert = clientCertificateOf(fakeSocket({ subject: { CN: 'mallory', O: 'system:masters' } }, false, 'CERT_HAS_EXPIRED'));
     assert.deepEqual(await authenticateRequest(opts(), { authorization: undefined, ...(cert ? { clientCertificate: cert } : {}) }), { error: 'verifying certificate failed: CERT_HAS_EXPIRED' });
+  });
+});
+
+describe('bearerTokenOf (bearertoken.go)', () => {
+  test('the second of the trimmed header split on single spaces, for a Bearer scheme in any case', () => {
+    assert.equal(bearerTokenOf('Bearer tok'), 'tok');
+    assert.equal(bearerTokenOf('bEaReR tok'), 'tok');
+    assert.equal(bearerTokenOf('  Bearer tok  '), 'tok');
+    assert.equal(bearerTokenOf('Bearer a b'), 'a');
+  });
+  test('no token: no header, another scheme, no token, or the space before it doubled (then the request is anonymous)', async () => {
+    for (const header of [undefined, '', 'Basic dXNlcjpwdw==', 'Bearer', 'Bearer ', 'Bearer  tok']) assert.equal(bearerTokenOf(header), undefined, String(header));
+    assert.deepEqual(await authenticateRequest(opts(), { authorization: 'Bearer  jane-token' }), { user: { username: 'system:anonymous', groups: ['system:unauthenticated'] } });
   });
 });
