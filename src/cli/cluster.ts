@@ -38,7 +38,7 @@ import { newClientset, type Clientset } from '../client/index.js';
 import { kubeconfigText, loadKubeconfig, writeKubeconfig } from '../client/kubeconfig.js';
 import { realClock, type Clock } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
-import { CONTROLLER_SERVICE_ACCOUNTS, controllerUser, ensureControllerServiceAccount } from './controller-credentials.js';
+import { CONTROLLER_SERVICE_ACCOUNTS, controllerUser, ensureControllerServiceAccount, serviceAccountOf } from './controller-credentials.js';
 import { issueClientCertificate, loadOrCreateServiceAccountKey, loadOrCreateServingCerts, newEphemeralCACert } from './certs.js';
 import { ensurePrivateDir, makePrivate, writePrivateFile } from './private-files.js';
 
@@ -129,9 +129,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     const root = clientFor('kube-controller-manager');
     for (const sa of new Set(Object.values(CONTROLLER_SERVICE_ACCOUNTS))) await ensureControllerServiceAccount(root, sa);
     clientForController = (controller) => {
-      const sa = CONTROLLER_SERVICE_ACCOUNTS[controller] ?? controller;
       const userAgent = 'kube-controller-manager';
-      return newClientset(api.inProcessTransport({ userAgent, user: controllerUser(sa) }), { userAgent });
+      return newClientset(api.inProcessTransport({ userAgent, user: controllerUser(serviceAccountOf(controller)) }), { userAgent });
     };
   }
   const kcm = startControllerManager({

@@ -12,6 +12,8 @@
 import type { RequestUser } from '../api/request.js';
 import type { Clientset } from '../client/index.js';
 import { isAlreadyExists } from '../machinery/errors/index.js';
+import { ALL_AUTHENTICATED } from '../apiserver/authn/index.js';
+import { makeGroupNames, makeUsername } from '../apiserver/authn/serviceaccount.js';
 import type { Clock } from '../util/clock/index.js';
 
 /** Where the controllers' accounts live. */
@@ -45,12 +47,14 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
   'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
 };
 
-/** The user a controller's service account authenticates as (serviceaccount.UserInfo). */
+/** The service account `controller` (a `--controllers` name) runs as. */
+export function serviceAccountOf(controller: string): string {
+  return CONTROLLER_SERVICE_ACCOUNTS[controller] ?? controller;
+}
+
+/** The user a controller's service account authenticates as (serviceaccount.UserInfo, plus `system:authenticated`). */
 export function controllerUser(serviceAccount: string): RequestUser {
-  return {
-    username: `system:serviceaccount:${CONTROLLER_NAMESPACE}:${serviceAccount}`,
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${CONTROLLER_NAMESPACE}`, 'system:authenticated'],
-  };
+  return { username: makeUsername(CONTROLLER_NAMESPACE, serviceAccount), groups: [...makeGroupNames(CONTROLLER_NAMESPACE), ALL_AUTHENTICATED] };
 }
 
 /** Creates `name` in kube-system unless it exists (client_builder_dynamic.go's getOrCreateServiceAccount). */

@@ -20,7 +20,7 @@ import { DEFAULT_LEASE_NAMESPACE, LeaderElector, newIdentity } from '../controll
 import { realClock, type Clock } from '../util/clock/index.js';
 import { realRand, type Rand } from '../util/random/index.js';
 import { newEphemeralCACert } from './certs.js';
-import { CONTROLLER_SERVICE_ACCOUNTS, controllerTokenSource } from './controller-credentials.js';
+import { controllerTokenSource, serviceAccountOf } from './controller-credentials.js';
 import {
   ensureNodes,
   startControllerManager,
@@ -157,7 +157,7 @@ function serviceAccountClients(conn: Connection, clock: Clock): (controller: str
   const tokens = controllerTokenSource(conn.clientFor('kube-controller-manager'), clock);
   const transports = new Map<string, HttpTransport>();
   return (controller) => {
-    const sa = CONTROLLER_SERVICE_ACCOUNTS[controller] ?? controller;
+    const sa = serviceAccountOf(controller);
     let transport = transports.get(sa);
     if (!transport) {
       transport = new HttpTransport({

@@ -263,7 +263,7 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
     // The audit ID (kept from an `Audit-Id` header) is sent back, as upstream's WithAuditInit does.
     const auditID = auditor ? (auditIDFromHeaders(req.headers) ?? auditor.makeID()) : undefined;
     if (auditID !== undefined) res.setHeader(AUDIT_ID_HEADER, auditID);
-    const auditRequest: AuditRequest = { auditID, requestURI: url, headers: req.headers, remoteAddress: req.socket.remoteAddress, info, receivedAt: auditor?.now(), longRunning };
+    const auditRequest: AuditRequest | undefined = auditor && { auditID, requestURI: url, headers: req.headers, remoteAddress: req.socket.remoteAddress, info, receivedAt: auditor.now(), longRunning };
     let user: UserInfo | undefined;
     let audit: AuditContext | undefined;
     if (authentication) {
@@ -271,14 +271,14 @@ export function createHttpHandler(core: ApiServerCore, opts: HttpHandlerOptions)
       const authn = await authenticateRequest(authentication, { authorization: req.headers.authorization, clientCertificate: cert });
       if ('error' in authn) {
         const err = newUnauthorized();
-        const refused = auditor?.beginRefused(auditRequest, authenticationFailedMessage({ headers: req.headers, clientCertificate: cert !== undefined }));
+        const refused = auditRequest && auditor?.beginRefused(auditRequest, authenticationFailedMessage({ headers: req.headers, clientCertificate: cert !== undefined }));
         if (refused) {
           auditResponse(refused, res);
           refused.setResponseObject(err.status);
         }
         throw err;
       }
-      audit = auditor?.begin({ ...auditRequest, user: authn.user });
+      audit = auditRequest && auditor?.begin({ ...auditRequest, user: authn.user });
       if (audit) auditResponse(audit, res);
       user = authorizer ? await impersonate(authn.user, req.headersDistinct, authorizer) : authn.user;
       if (user !== authn.user) audit?.setImpersonatedUser(user);

@@ -9,7 +9,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AggregationRule, ClusterRole, ClusterRoleBinding, PolicyRule, Subject } from '../../../api/index.js';
-import { covers } from '../../authz/index.js';
 import { newAlreadyExists, newConflict, newNotFound } from '../../../machinery/errors/index.js';
 import { semanticDeepEqual } from './helpers.js';
 import {
@@ -48,7 +47,7 @@ interface RoleCase {
 function checkRoleCases(cases: Record<string, RoleCase>): void {
   for (const [name, tc] of Object.entries(cases)) {
     test(name, () => {
-      const result = computeReconciledRole(tc.actualRole, tc.expectedRole, tc.removeExtraPermissions, covers);
+      const result = computeReconciledRole(tc.actualRole, tc.expectedRole, tc.removeExtraPermissions);
       assert.equal(result.operation !== 'none', tc.expectedReconciliationNeeded, result.operation);
       if (tc.expectedReconciliationNeeded) {
         assert.ok(semanticDeepEqual(result.role, tc.expectedReconciledRole), `${JSON.stringify(result.role)} != ${JSON.stringify(tc.expectedReconciledRole)}`);
@@ -256,7 +255,7 @@ describe('TestComputeReconciledRoleAggregationRules', () => {
 
 test('an existing role annotated autoupdate=false is protected', () => {
   const existing = role(rules('b'), undefined, { 'rbac.authorization.kubernetes.io/autoupdate': 'false' });
-  const result = computeReconciledRole(existing, role(rules('a'), undefined, { 'rbac.authorization.kubernetes.io/autoupdate': 'true' }), false, covers);
+  const result = computeReconciledRole(existing, role(rules('a'), undefined, { 'rbac.authorization.kubernetes.io/autoupdate': 'true' }), false);
   assert.equal(result.isProtected, true);
   // What would be written is still computed (a dry run shows it); the annotation of the existing object wins.
   assert.equal(result.role.metadata?.annotations?.['rbac.authorization.kubernetes.io/autoupdate'], 'false');
@@ -378,19 +377,19 @@ describe('reconcileRole and reconcileRoleBinding (Confirm)', () => {
       { metadata: { name: 'protected', annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'false' } }, rules: rules('z') },
       { metadata: { name: 'wider', annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' } }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] },
     ]);
-    assert.equal((await reconcileRole(client, want('new', rules('a')), false, covers)).operation, 'create');
-    const updated = await reconcileRole(client, want('partial', rules('a', 'b')), false, covers);
+    assert.equal((await reconcileRole(client, want('new', rules('a')), false)).operation, 'create');
+    const updated = await reconcileRole(client, want('partial', rules('a', 'b')), false);
     assert.equal(updated.operation, 'update');
     assert.deepEqual(updated.role.rules, rules('a', 'b'));
-    assert.equal((await reconcileRole(client, want('wider', rules('a', 'b')), false, covers)).operation, 'none');
-    const prot = await reconcileRole(client, want('protected', rules('a')), false, covers);
+    assert.equal((await reconcileRole(client, want('wider', rules('a', 'b')), false)).operation, 'none');
+    const prot = await reconcileRole(client, want('protected', rules('a')), false);
     assert.equal(prot.isProtected, true);
     assert.deepEqual(client.calls, ['create new', 'update partial']);
   });
 
   test('a role created meanwhile (AlreadyExists) is reconciled again', async () => {
     const client = recordingClient<ClusterRole>([], { create: newAlreadyExists({ group: 'rbac.authorization.k8s.io', resource: 'clusterroles' }, 'x') });
-    assert.equal((await reconcileRole(client, want('x', rules('a')), false, covers)).operation, 'create');
+    assert.equal((await reconcileRole(client, want('x', rules('a')), false)).operation, 'create');
     assert.deepEqual(client.calls, ['create x', 'create x']);
   });
 

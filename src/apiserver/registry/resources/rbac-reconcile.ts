@@ -15,21 +15,17 @@
  * diffSubjectLists), namespace.go (tryEnsureNamespace); pkg/registry/rbac/rest/storage_rbac.go
  * (`PolicyData.EnsureRBACPolicy`: union mode — RemoveExtraPermissions and RemoveExtraSubjects false —
  * with Confirm; a failure is retried on conflicts and otherwise reported, the other objects still
- * reconciled). The rules comparison is `covers` (component-helpers auth/rbac/validation
- * policy_comparator.go `Covers`), passed in, so this file does not depend on the authorizer's
- * implementation of it.
+ * reconciled). The rules comparison is the escalation checks' `covers` (component-helpers
+ * auth/rbac/validation policy_comparator.go `Covers`).
  */
 import type { AggregationRule, KubeObject, LabelSelector, ObjectMeta, PolicyRule, RoleRef, Subject } from '../../../api/index.js';
 import { stderrLogger } from '../../../util/runtime/index.js';
 import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../../machinery/errors/index.js';
-import { covers as rbacCovers } from '../../authz/index.js';
+import { covers } from '../../authz/index.js';
 import type { StorageContext, StorageExtension } from '../extension.js';
 import type { Store } from '../generic/store.js';
 import { semanticDeepEqual } from './helpers.js';
 import { AUTO_UPDATE_ANNOTATION } from './rbac-bootstrap.js';
-
-/** `validation.Covers`: whether `ownerRules` cover `servantRules`, and the broken-down servant rules they do not cover. */
-export type CoversFn = (ownerRules: readonly PolicyRule[], servantRules: readonly PolicyRule[]) => { covered: boolean; missing: PolicyRule[] };
 
 /** `ReconcileOperation`. */
 export type ReconcileOperation = 'create' | 'update' | 'recreate' | 'none';
@@ -107,7 +103,7 @@ export function aggregationRuleCovers(owner: AggregationRule | undefined, servan
  * mode (`removeExtraPermissions` false) rules and selectors are only added; otherwise they are set to
  * the expected ones when anything differs.
  */
-export function computeReconciledRole<T extends RuleOwner>(existing: T, expected: RuleOwner, removeExtraPermissions: boolean, covers: CoversFn): ReconcileRoleResult<T> {
+export function computeReconciledRole<T extends RuleOwner>(existing: T, expected: RuleOwner, removeExtraPermissions: boolean): ReconcileRoleResult<T> {
   const role = structuredClone(existing);
   const meta = (role.metadata ??= {});
   const result: ReconcileRoleResult<T> = {
@@ -214,11 +210,11 @@ export interface ReconcileClient<T> {
  * `ReconcileRoleOptions.Run` with Confirm: computes and performs the write; an object created or
  * deleted meanwhile makes it start over (at most three attempts).
  */
-export async function reconcileRole<T extends RuleOwner>(client: ReconcileClient<T>, expected: T, removeExtraPermissions: boolean, covers: CoversFn, attempts = 0): Promise<ReconcileRoleResult<T>> {
+export async function reconcileRole<T extends RuleOwner>(client: ReconcileClient<T>, expected: T, removeExtraPermissions: boolean, attempts = 0): Promise<ReconcileRoleResult<T>> {
   if (attempts > 2) throw new Error('exceeded maximum attempts');
   const existing = await client.get(expected.metadata?.namespace, expected.metadata?.name ?? '');
   const result: ReconcileRoleResult<T> = existing
-    ? computeReconciledRole(existing, expected, removeExtraPermissions, covers)
+    ? computeReconciledRole(existing, expected, removeExtraPermissions)
     : {
         role: expected,
         missingRules: expected.rules ?? [],
@@ -233,7 +229,7 @@ export async function reconcileRole<T extends RuleOwner>(client: ReconcileClient
     if (result.operation === 'create') result.role = await client.create(structuredClone(result.role));
     else if (result.operation === 'update') result.role = await client.update(result.role);
   } catch (err) {
-    if ((result.operation === 'create' && isAlreadyExists(err)) || (result.operation === 'update' && isNotFound(err))) return reconcileRole(client, expected, removeExtraPermissions, covers, attempts + 1);
+    if ((result.operation === 'create' && isAlreadyExists(err)) || (result.operation === 'update' && isNotFound(err))) return reconcileRole(client, expected, removeExtraPermissions, attempts + 1);
     throw err;
   }
   return result;
@@ -318,14 +314,14 @@ async function retryOnConflict<R>(fn: () => Promise<R>): Promise<R> {
  * Reconciles every role of `roles` in union mode, creating a namespaced role's namespace first.
  * Failures do not stop the others; they are returned (upstream logs them and retries the hook).
  */
-export async function reconcileRoles(store: Store, roles: readonly RuleOwner[], covers: CoversFn, namespaces?: Store): Promise<ReconcileFailure[]> {
+export async function reconcileRoles(store: Store, roles: readonly RuleOwner[], namespaces?: Store): Promise<ReconcileFailure[]> {
   const client = storeReconcileClient<KubeObject & RuleOwner>(store);
   const failures: ReconcileFailure[] = [];
   for (const role of roles) {
     const namespace = role.metadata?.namespace;
     try {
       if (namespace) await tryEnsureNamespace(namespaces, namespace);
-      await retryOnConflict(() => reconcileRole(client, role as KubeObject & RuleOwner, false, covers));
+      await retryOnConflict(() => reconcileRole(client, role as KubeObject & RuleOwner, false));
     } catch (error) {
       failures.push({ namespace, name: role.metadata?.name ?? '', error });
     }
@@ -367,7 +363,7 @@ export function rbacBootstrapStorage(
   return ({ store, storeOf }) => ({
     bootstrap: async () => {
       const namespaces = storeOf('', 'namespaces');
-      const failures = kind === 'clusterroles' || kind === 'roles' ? await reconcileRoles(store, objects, rbacCovers, namespaces) : await reconcileRoleBindings(store, objects, namespaces);
+      const failures = kind === 'clusterroles' || kind === 'roles' ? await reconcileRoles(store, objects, namespaces) : await reconcileRoleBindings(store, objects, namespaces);
       for (const f of failures) onFailure(kind, f);
     },
   });
